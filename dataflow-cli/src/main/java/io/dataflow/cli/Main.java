@@ -1,0 +1,21 @@
+package io.dataflow.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/** Entry point of {@code bin/dataflow}. */
+public final class Main {
+  private Main() {}
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    int status = Cli.run(args, System.in, System.out, System.err);
+    System.out.flush();
+    System.exit(status);
+  }
+
+  /** For tests: runs without exiting. */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    return Cli.run(args, in, out, err);
+  }
+}

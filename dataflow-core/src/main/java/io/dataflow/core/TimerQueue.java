@@ -1,0 +1,110 @@
+package io.dataflow.core;
+
+import java.util.PriorityQueue;
+
+/**
+ * Deadline-ordered timers owned by one thread (the runtime's owner loop). Timers fire from
+ * {@link #fireDue(long)} in deadline order, ties in scheduling order; a periodic timer is
+ * rescheduled from its due time, and fires at most once per call (a clock that jumps far ahead
+ * does not replay the periods it skipped).
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class TimerQueue {
+  private final PriorityQueue<Timer> queue =
+      new PriorityQueue<>(
+          (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline)
+              : Long.compare(a.sequence, b.sequence));
+  private long sequence;
+
+  /** A scheduled timer; {@link #cancel()} stops it. */
+  public final class Timer {
+    private final Runnable action;
+    private final long period;
+    private long sequence;
+    private long deadline;
+    private boolean cancelled;
+
+    private Timer(long deadline, long period, Runnable action) {
+      this.deadline = deadline;
+      this.period = period;
+      this.action = action;
+      this.sequence = TimerQueue.this.sequence++;
+    }
+
+    /** Stops the timer; it will not fire again. */
+    public void cancel() {
+      cancelled = true;
+      queue.remove(this);
+    }
+
+    /** The next deadline in clock nanoseconds. */
+    public long deadline() {
+      return deadline;
+    }
+
+    /** True until the timer was cancelled or a one-shot timer fired. */
+    public boolean isActive() {
+      return !cancelled;
+    }
+  }
+
+  /** Schedules {@code action} once at {@code deadlineNanos}. */
+  public Timer schedule(long deadlineNanos, Runnable action) {
+    Timer t = new Timer(deadlineNanos, 0, action);
+    queue.add(t);
+    return t;
+  }
+
+  /** Schedules {@code action} at {@code firstNanos} and then every {@code periodNanos}. */
+  public Timer schedulePeriodic(long firstNanos, long periodNanos, Runnable action) {
+    if (periodNanos <= 0) {
+      throw new IllegalArgumentException("period must be positive: " + periodNanos);
+    }
+    Timer t = new Timer(firstNanos, periodNanos, action);
+    queue.add(t);
+    return t;
+  }
+
+  /** The earliest deadline, or {@link Long#MAX_VALUE} when no timer is scheduled. */
+  public long nextDeadline() {
+    Timer t = queue.peek();
+    return t == null ? Long.MAX_VALUE : t.deadline;
+  }
+
+  /** True when no timer is scheduled. */
+  public boolean isEmpty() {
+    return queue.isEmpty();
+  }
+
+  /**
+   * Fires every timer whose deadline is at or before {@code nowNanos}, in deadline order.
+   *
+   * @return the number of timers fired
+   */
+  public int fireDue(long nowNanos) {
+    int fired = 0;
+    // Each periodic timer fires at most once per call, however far behind it is.
+    long limit = sequence;
+    Timer t;
+    while ((t = queue.peek()) != null && t.deadline - nowNanos <= 0 && t.sequence < limit) {
+      queue.poll();
+      if (t.period > 0) {
+        long next = t.deadline + t.period;
+        if (next - nowNanos <= 0) {
+          next = nowNanos + t.period; // skip the periods that were jumped over
+        }
+        t.deadline = next;
+        t.sequence = sequence++;
+        queue.add(t);
+        fired++;
+        t.action.run();
+      } else {
+        t.cancelled = true;
+        fired++;
+        t.action.run();
+      }
+    }
+    return fired;
+  }
+}

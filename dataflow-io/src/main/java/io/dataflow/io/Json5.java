@@ -1,0 +1,79 @@
+package io.dataflow.io;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * The one lenient JSON reader of the project: plain JSON plus the JSON5 conveniences the
+ * requests use (comments, single quotes, unquoted keys, trailing commas, leading plus signs,
+ * NaN and Infinity). Used for {@code @reconfigure} lines, JSON Lines input and requests.
+ */
+public final class Json5 {
+  /** The lenient mapper; thread-safe once configured. */
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+          .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES)
+          .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+          .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+          .enable(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
+          .enable(JsonReadFeature.ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS)
+          .enable(JsonReadFeature.ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS)
+          .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+          .build();
+
+  private Json5() {}
+
+  /** Malformed JSON5, with the 1-based column where the parser stopped. */
+  public static final class SyntaxError extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final int column;
+
+    SyntaxError(String message, int column) {
+      super(message, null, false, false);
+      this.column = column;
+    }
+
+    /** The 1-based column within the parsed text. */
+    public int column() {
+      return column;
+    }
+  }
+
+  /**
+   * Parses one JSON5 object.
+   *
+   * @throws SyntaxError when the text is not one well-formed object
+   */
+  public static JsonNode parseObject(String text) throws SyntaxError {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(text);
+    } catch (JsonProcessingException e) {
+      JsonLocation loc = e.getLocation();
+      int column = loc == null ? 1 : Math.max(1, loc.getColumnNr());
+      throw new SyntaxError(e.getOriginalMessage(), column);
+    }
+    if (node == null || node.isMissingNode()) {
+      throw new SyntaxError("expected a JSON object, found nothing", 1);
+    }
+    if (!node.isObject()) {
+      throw new SyntaxError("expected a JSON object, found " + node.getNodeType()
+          .toString().toLowerCase(java.util.Locale.ROOT), 1);
+    }
+    return node;
+  }
+
+  /** Checks that the text is one well-formed JSON5 object. */
+  static void syntaxCheck(String text) throws SyntaxError {
+    parseObject(text);
+  }
+}

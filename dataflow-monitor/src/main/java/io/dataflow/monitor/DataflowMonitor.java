@@ -1,0 +1,399 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Monitor;
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.MonitorRevision;
+import io.dataflow.core.Row;
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.Value;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The stateful evaluator of a {@link DataflowProgram}: each {@link #evaluate(Row, Row)} is one
+ * logical tick (LANGUAGE.md section 6).
+ *
+ * <p>A tick reads one value per input (NoVal when not supplied), evaluates every computed
+ * stream once in dependency order, commits history once the whole row succeeded, and writes
+ * one value per output. Scalars stay in primitive slots, so a tick of a scalar specification
+ * allocates nothing. A runtime error poisons the monitor: the failing row is neither committed
+ * nor emitted, and every later call throws the same {@link MonitorException}.
+ *
+ * <h2>Implementation note</h2>
+ * Every stream has a {@link Nodes.Cell} holding its current value; every computed stream has
+ * a root {@link Node} built from its equation. References read cells, {@code name[n]} reads
+ * the stream's {@link HistoryRing}. Dynamic properties may read computed streams that the
+ * static order evaluates later: those are evaluated on demand ({@link #ensureEvaluated}),
+ * which both repairs the order for the tick and detects dynamic cycles.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class DataflowMonitor implements Monitor {
+  /**
+   * Monitor options.
+   *
+   * @param dynamicCacheSize how many compiled dynamic-property bodies are cached by text
+   * @param firstTick the number of the first tick (a replacement monitor continues the count)
+   */
+  public record Options(int dynamicCacheSize, long firstTick) {
+    /** The defaults: a cache of 256 bodies, ticks from 0. */
+    public static final Options DEFAULT = new Options(256, 0);
+
+    /** Validates the options. */
+    public Options {
+      if (dynamicCacheSize < 1) {
+        throw new IllegalArgumentException("dynamicCacheSize must be at least 1: "
+            + dynamicCacheSize);
+      }
+      if (firstTick < 0) {
+        throw new IllegalArgumentException("firstTick must not be negative: " + firstTick);
+      }
+    }
+
+    /** These options with another first tick. */
+    public Options withFirstTick(long tick) {
+      return new Options(dynamicCacheSize, tick);
+    }
+  }
+
+  final DataflowProgram program;
+  /** One cell per stream, in declaration order. */
+  final StreamCell[] cells;
+  final DynamicBodies bodies;
+  private final StreamCell[] order;
+  private final StreamCell[] inputCells;
+  private final StreamCell[] outputCells;
+  private final StreamCell[] ringCells;
+  private final StreamCell[] committing;
+  private final Type[] checkedTypes;
+  private final boolean hasDynamic;
+
+  // On-demand evaluation for dynamic bodies (owner thread only).
+  private final ArrayDeque<StreamCell> evaluating = new ArrayDeque<>();
+
+  private long tick;
+  private StreamCell current;
+  private MonitorException failure;
+  private MonitorRevision revision = MonitorRevision.INITIAL;
+
+  private DataflowMonitor(DataflowProgram program, Options options) {
+    this.program = program;
+    int n = program.streams().size();
+    this.tick = options.firstTick();
+    this.cells = new StreamCell[n];
+    this.checkedTypes = new Type[n];
+    this.hasDynamic = program.hasDynamic;
+    for (int i = 0; i < n; i++) {
+      cells[i] = new StreamCell(program.streams().get(i).name(), i, this);
+      int depth = program.checked.historyDepth()[i];
+      cells[i].ring = depth > 0 ? new HistoryRing(depth) : null;
+      boolean typedInput = program.streams().get(i).role() == DataflowProgram.Role.INPUT
+          && !program.streamTypes[i].isAny();
+      if (typedInput || program.needsCheck[i]) {
+        checkedTypes[i] = program.streamTypes[i];
+      }
+    }
+    this.bodies = hasDynamic ? new DynamicBodies(this, options.dynamicCacheSize()) : null;
+    this.order = new StreamCell[program.evaluationOrder().size()];
+    int k = 0;
+    for (int i : program.checked.order()) {
+      if (program.checked.streams().get(i).equation() != null) {
+        order[k++] = cells[i];
+      }
+    }
+    this.inputCells = pick(program.inputIndex);
+    this.outputCells = pick(program.outputIndex);
+    for (StreamCell c : order) {
+      c.root = buildRoot(c.index);
+    }
+    this.ringCells = java.util.Arrays.stream(cells).filter(c -> c.ring != null)
+        .toArray(StreamCell[]::new);
+    // Lambda call sites register their instances' state lazily, so they commit too.
+    this.committing = java.util.Arrays.stream(cells)
+        .filter(c -> !c.commits.isEmpty() || (c.root != null && Compiler.containsCallSite(
+            program.checked.streams().get(c.index).equation().expr())))
+        .toArray(StreamCell[]::new);
+  }
+
+  private StreamCell[] pick(int[] indices) {
+    StreamCell[] out = new StreamCell[indices.length];
+    for (int i = 0; i < indices.length; i++) {
+      out[i] = cells[indices[i]];
+    }
+    return out;
+  }
+
+  /** Creates a monitor for a program with default options. */
+  public static DataflowMonitor create(DataflowProgram program) {
+    return create(program, Options.DEFAULT);
+  }
+
+  /** Creates a monitor for a program. */
+  public static DataflowMonitor create(DataflowProgram program, Options options) {
+    return new DataflowMonitor(Objects.requireNonNull(program, "program"),
+        Objects.requireNonNull(options, "options"));
+  }
+
+  Node buildRoot(int stream) {
+    StreamCell owner = cells[stream];
+    NodeBuilder builder = new NodeBuilder(program.checked.byName(), program.types,
+        new TopLevelStreams(owner), owner.commits, new Functions());
+    return builder.build(program.checked.streams().get(stream).equation().expr(),
+        NodeBuilder.Locals.NONE);
+  }
+
+  /** Top-level references: stream cells and shared rings. */
+  private final class TopLevelStreams implements NodeBuilder.Streams {
+    private final StreamCell owner;
+
+    TopLevelStreams(StreamCell owner) {
+      this.owner = owner;
+    }
+
+    @Override
+    public Node current(int stream, Ast.Var at) {
+      return cells[stream];
+    }
+
+    @Override
+    public Node history(int stream, int offset) {
+      return new TemporalNodes.HistoryRead(cells[stream].ring, offset);
+    }
+
+    @Override
+    public Node dynamic(Ast.Dynamic d, Node source) {
+      DynamicNode node = new DynamicNode(d, source, owner);
+      owner.commits.add(node);
+      return node;
+    }
+  }
+
+  /** The program this monitor evaluates. */
+  public DataflowProgram program() {
+    return program;
+  }
+
+  @Override
+  public RowLayout inputs() {
+    return program.inputs();
+  }
+
+  @Override
+  public RowLayout outputs() {
+    return program.outputs();
+  }
+
+  @Override
+  public long nextTick() {
+    return tick;
+  }
+
+  @Override
+  public MonitorException failure() {
+    return failure;
+  }
+
+  /** The revision: root requests accepted and dynamic bodies installed so far. */
+  public MonitorRevision revision() {
+    return revision;
+  }
+
+  /** Sets the root revision (used by reconfiguration when this monitor takes over). */
+  public void setRevision(MonitorRevision revision) {
+    this.revision = Objects.requireNonNull(revision, "revision");
+  }
+
+  void bodyInstalled() {
+    revision = new MonitorRevision(revision.root(), revision.properties() + 1);
+  }
+
+  @Override
+  public void evaluate(Row input, Row output) {
+    if (failure != null) {
+      throw failure;
+    }
+    try {
+      readInputs(input);
+      if (!hasDynamic) {
+        for (StreamCell c : order) {
+          current = c;
+          Node root = c.root;
+          root.eval();
+          c.set(root);
+          if (checkedTypes[c.index] != null) {
+            checkType(c);
+          }
+        }
+      } else {
+        for (StreamCell c : order) {
+          ensureEvaluated(c);
+        }
+      }
+      checkOutputs();
+      current = null;
+      commit();
+      for (int j = 0; j < outputCells.length; j++) {
+        outputCells[j].copyTo(output, j);
+      }
+      tick++;
+    } catch (EvalError e) {
+      throw poison(new MonitorException(tick, current == null ? null : current.name,
+          e.getMessage()));
+    } catch (MonitorException e) {
+      throw poison(e);
+    } catch (RuntimeException | StackOverflowError e) {
+      MonitorException m = new MonitorException(tick, current == null ? null : current.name,
+          "internal error: " + e);
+      m.initCause(e);
+      throw poison(m);
+    }
+  }
+
+  private MonitorException poison(MonitorException e) {
+    failure = e;
+    return e;
+  }
+
+  /**
+   * Evaluates one tick from named inputs (an absent name is NoVal) and returns the present
+   * outputs in declaration order. A convenience for tests and scripts; it boxes.
+   *
+   * @throws IllegalArgumentException when a name is not an input of the program
+   */
+  public Map<String, Value> evaluate(Map<String, Value> inputs) {
+    Row in = program.inputs().newRow();
+    for (Map.Entry<String, Value> e : inputs.entrySet()) {
+      int slot = program.inputs().slotOf(e.getKey());
+      if (slot < 0) {
+        throw new IllegalArgumentException("'" + e.getKey() + "' is not an input of "
+            + program.name());
+      }
+      in.set(slot, e.getValue());
+    }
+    Row out = program.outputs().newRow();
+    evaluate(in, out);
+    Map<String, Value> result = new LinkedHashMap<>();
+    for (int i = 0; i < out.width(); i++) {
+      if (out.kind(i) != Kind.NOVAL) {
+        result.put(program.outputs().name(i), out.get(i));
+      }
+    }
+    return result;
+  }
+
+  private void readInputs(Row input) {
+    if (input.width() != inputCells.length) {
+      throw new IllegalArgumentException("input row has " + input.width() + " slots, the "
+          + "program has " + inputCells.length + " inputs");
+    }
+    for (int i = 0; i < inputCells.length; i++) {
+      StreamCell c = inputCells[i];
+      current = c;
+      c.setFromRow(input, i);
+      if (c.tag == Kind.FUNCTION) {
+        throw new EvalError("an input cannot carry a function");
+      }
+      if (checkedTypes[c.index] != null) {
+        checkType(c);
+      }
+    }
+  }
+
+  private void checkType(StreamCell c) {
+    Type t = checkedTypes[c.index];
+    if (!TypeCheck.matches(t, c)) {
+      String what = program.streams().get(c.index).role() == DataflowProgram.Role.INPUT
+          ? "input '" + c.name + "'" : "stream '" + c.name + "'";
+      throw new EvalError(what + " is declared " + t + " but got a value of type "
+          + TypeCheck.describe(c));
+    }
+  }
+
+  private void checkOutputs() {
+    for (StreamCell c : outputCells) {
+      if (c.tag == Kind.FUNCTION) {
+        current = c;
+        throw new EvalError("an output cannot carry a function");
+      }
+    }
+  }
+
+  /** The tick being evaluated (or the next one between ticks). */
+  long tick() {
+    return tick;
+  }
+
+  /** Evaluates a computed stream now unless it already was this tick (dynamic bodies). */
+  void ensureEvaluated(StreamCell c) {
+    if (c.evaluatedAt == tick || c.root == null) {
+      return;
+    }
+    if (c.inProgress) {
+      throw new EvalError(cycleMessage(c));
+    }
+    c.inProgress = true;
+    evaluating.push(c);
+    StreamCell outer = current;
+    current = c;
+    try {
+      Node root = c.root;
+      root.eval();
+      c.set(root);
+      if (checkedTypes[c.index] != null) {
+        checkType(c);
+      }
+      c.evaluatedAt = tick;
+    } finally {
+      c.inProgress = false;
+      evaluating.pop();
+    }
+    current = outer;
+  }
+
+  private String cycleMessage(StreamCell c) {
+    List<String> path = new ArrayList<>();
+    boolean on = false;
+    var it = evaluating.descendingIterator();
+    while (it.hasNext()) {
+      StreamCell v = it.next();
+      if (v == c) {
+        on = true;
+      }
+      if (on) {
+        path.add(v.name);
+      }
+    }
+    path.add(c.name);
+    return "dynamic same-tick dependency cycle: " + String.join(" -> ", path);
+  }
+
+  private void commit() {
+    for (StreamCell c : ringCells) {
+      c.ring.push(c);
+    }
+    for (StreamCell c : committing) {
+      List<Committable> list = c.commits;
+      for (int j = 0, n = list.size(); j < n; j++) {
+        list.get(j).commit();
+      }
+    }
+    if (hasDynamic) {
+      for (StreamCell c : cells) {
+        if (c.tag != Kind.NOVAL) {
+          c.lastPresent.set(c);
+        }
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DataflowMonitor[" + program.name() + ", tick " + tick
+        + (failure == null ? "" : ", failed: " + failure.getMessage()) + "]";
+  }
+}

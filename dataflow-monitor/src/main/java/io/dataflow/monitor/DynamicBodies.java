@@ -1,0 +1,231 @@
+package io.dataflow.monitor;
+
+import io.dataflow.monitor.Ast.Expr;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compiles and instantiates dynamic-property bodies for one monitor. Compiled bodies are cached
+ * by (occurrence, text) in a bounded LRU map, so a text seen before costs no recompilation;
+ * every activation still gets fresh state.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+final class DynamicBodies {
+  /** A body compiled and checked for one occurrence: immutable, reusable. */
+  record Template(String text, Expr expr, Map<Expr, Type> types, Map<String, Integer> depths,
+      Type resultType) {}
+
+  /** The monitor whose streams the bodies read. */
+  DataflowMonitor monitor;
+  private final Map<Object, Template> cache;
+  private int compilations;
+
+  DynamicBodies(DataflowMonitor monitor, int capacity) {
+    this.monitor = monitor;
+    this.cache = new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Object, Template> eldest) {
+        return size() > capacity;
+      }
+    };
+  }
+
+  /** How many texts were compiled (cache misses); for tests and status. */
+  int compilations() {
+    return compilations;
+  }
+
+  private record Key(DynamicNode node, String text) {}
+
+  Template template(DynamicNode node, String text) {
+    Key key = new Key(node, text);
+    Template t = cache.get(key);
+    if (t == null) {
+      t = compile(node, text);
+      compilations++;
+      cache.put(key, t);
+    }
+    return t;
+  }
+
+  private Template compile(DynamicNode node, String text) {
+    String file = "<" + node.kindWord() + " in " + node.owner.name + ">";
+    Expr expr;
+    try {
+      expr = Parser.parseExpression(file, text);
+    } catch (SpecException e) {
+      throw bodyError(text, e);
+    }
+    DataflowProgram program = monitor.program;
+    Diagnostics diags = new Diagnostics(file);
+    Map<String, Integer> depths = new HashMap<>();
+    new ScopeCheck(node, diags, depths).walk(expr);
+    Map<Expr, Type> types = Typer.checkBody(expr, Typer.streamTypes(program.checked.streams(),
+        program.typingMode()), program.typingMode(), diags);
+    Type produced = types.get(expr);
+    Type expected = node.expectedType();
+    if (diags.isEmpty() && produced != null && !Type.consistent(produced, expected)) {
+      diags.error(expr.pos(), "the property has type " + produced + " but " + expected
+          + " is expected");
+    }
+    try {
+      diags.throwIfAny();
+    } catch (SpecException e) {
+      throw bodyError(text, e);
+    }
+    Type check = Type.subtype(produced, expected) ? null : expected;
+    return new Template(text, expr, types, Map.copyOf(depths), check);
+  }
+
+  private static EvalError bodyError(String text, SpecException e) {
+    String loc = e.location().line() + ":" + e.location().column();
+    return new EvalError("invalid dynamic property " + io.dataflow.core.ValueFormat.quote(text)
+        + " at " + loc + ": " + e.reason());
+  }
+
+  /** Checks names against the scope and collects the history depth of each stream read. */
+  private final class ScopeCheck {
+    private final DynamicNode node;
+    private final Diagnostics diags;
+    private final Map<String, Integer> depths;
+    private final Deque<Set<String>> locals = new ArrayDeque<>();
+
+    ScopeCheck(DynamicNode node, Diagnostics diags, Map<String, Integer> depths) {
+      this.node = node;
+      this.diags = diags;
+      this.depths = depths;
+    }
+
+    void walk(Expr e) {
+      if (e instanceof Ast.Var v) {
+        name(v);
+        return;
+      }
+      if (e instanceof Ast.Index ix && ix.offset() > 0 && ix.target() instanceof Ast.Var v
+          && !isLocal(v.name())) {
+        if (name(v)) {
+          depths.merge(v.name(), ix.offset(), Math::max);
+        }
+        return;
+      }
+      if (e instanceof Ast.Dynamic d) {
+        diags.error(d.pos(), "dynamic properties cannot be nested");
+        return;
+      }
+      if (e instanceof Ast.Lambda lam) {
+        Set<String> names = new HashSet<>();
+        lam.params().forEach(p -> names.add(p.name()));
+        locals.push(names);
+        walk(lam.body());
+        locals.pop();
+        return;
+      }
+      for (Expr c : Compiler.children(e)) {
+        walk(c);
+      }
+    }
+
+    private boolean isLocal(String name) {
+      for (Set<String> s : locals) {
+        if (s.contains(name)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean name(Ast.Var v) {
+      if (isLocal(v.name())) {
+        return true;
+      }
+      Integer idx = monitor.program.checked.byName().get(v.name());
+      if (idx == null) {
+        diags.error(v.pos(), "unknown stream '" + v.name() + "'");
+        return false;
+      }
+      if (!node.inScope(v.name())) {
+        diags.error(v.pos(), "stream '" + v.name() + "' is not in the scope of this "
+            + node.kindWord());
+        return false;
+      }
+      return true;
+    }
+  }
+
+  /** A live body: its nodes, its own history rings and its operator state. */
+  final class Instance implements Committable {
+    final Template template;
+    final Node root;
+    private final List<Committable> commits = new ArrayList<>();
+
+    Instance(Template template) {
+      this.template = template;
+      Map<String, HistoryRing> rings = new HashMap<>();
+      for (Map.Entry<String, Integer> e : template.depths().entrySet()) {
+        StreamCell source = monitor.cells[monitor.program.checked.byName().get(e.getKey())];
+        HistoryRing ring = new HistoryRing(e.getValue());
+        rings.put(e.getKey(), ring);
+        commits.add(() -> ring.push(source)); // the raw value of the stream at each commit
+      }
+      NodeBuilder builder = new NodeBuilder(monitor.program.checked.byName(), template.types(),
+          new BodyStreams(rings), commits, new Functions());
+      this.root = builder.build(template.expr(), NodeBuilder.Locals.NONE);
+    }
+
+    @Override
+    public void commit() {
+      for (int i = 0, n = commits.size(); i < n; i++) {
+        commits.get(i).commit();
+      }
+    }
+  }
+
+  /** Body references: run-long sample-and-hold on outer streams, evaluated on demand. */
+  private final class BodyStreams implements NodeBuilder.Streams {
+    private final Map<String, HistoryRing> rings;
+
+    BodyStreams(Map<String, HistoryRing> rings) {
+      this.rings = rings;
+    }
+
+    @Override
+    public Node current(int stream, Ast.Var at) {
+      return new OuterRead(monitor.cells[stream]);
+    }
+
+    @Override
+    public Node history(int stream, int offset) {
+      return new TemporalNodes.HistoryRead(rings.get(monitor.cells[stream].name), offset);
+    }
+
+    @Override
+    public Node dynamic(Ast.Dynamic d, Node source) {
+      throw new IllegalStateException("nested dynamic survived the scope check");
+    }
+  }
+
+  /** Reads an outer stream from a body: evaluated on demand, absent reads the last present. */
+  static final class OuterRead extends Node {
+    private final StreamCell cell;
+
+    OuterRead(StreamCell cell) {
+      this.cell = cell;
+    }
+
+    @Override
+    void eval() {
+      cell.owner.ensureEvaluated(cell);
+      set(cell.tag == io.dataflow.core.Kind.NOVAL ? cell.lastPresent : cell);
+    }
+  }
+}

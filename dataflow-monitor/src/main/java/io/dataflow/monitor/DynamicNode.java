@@ -1,0 +1,111 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * One {@code dynamic}/{@code eval}/{@code defer} occurrence: a reconfiguration point with its
+ * own evaluator (LANGUAGE.md section 5).
+ *
+ * <p>The source is lifted. The same text keeps the active body and its state; a different text
+ * activates a fresh body (its delays start empty; an older text never revives old state);
+ * {@code defer} seals the first text it accepts. A Deferred source advances the active body
+ * but yields Deferred. The published result is lifted: a NoVal body result repeats the last
+ * non-NoVal one.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+final class DynamicNode extends Node implements Committable {
+  final Ast.Dynamic syntax;
+  final Node source;
+  final StreamCell owner;
+  private final Slot heldSource = new Slot();
+  private final Slot last = new Slot();
+  private final Set<String> scope;
+  private DynamicBodies.Instance active;
+  private boolean sealed;
+
+  DynamicNode(Ast.Dynamic syntax, Node source, StreamCell owner) {
+    this.syntax = syntax;
+    this.source = source;
+    this.owner = owner;
+    this.scope = syntax.scope() == null ? null : new HashSet<>(syntax.scope());
+  }
+
+  String kindWord() {
+    return syntax.kind() == Ast.DynKind.DEFER ? "defer" : "dynamic";
+  }
+
+  boolean inScope(String name) {
+    return scope == null ? !name.equals(owner.name) : scope.contains(name);
+  }
+
+  /** The type a body must produce: the annotation, else the {@code Expr<T>} of the source. */
+  Type expectedType() {
+    if (syntax.type() != null && owner.owner.program.typingMode() != TypingMode.UNTYPED) {
+      return syntax.type();
+    }
+    Type src = owner.owner.program.types.get(syntax.source());
+    return src instanceof Type.ExprOf e ? e.result() : Type.ANY;
+  }
+
+  /** The text of the active body, or null before the first one. */
+  String activeText() {
+    return active == null ? null : active.template.text();
+  }
+
+  @Override
+  void eval() {
+    source.eval();
+    Slot src = Slot.lift(source, heldSource);
+    if (!(sealed && active != null)) {
+      if (src.tag == Kind.NOVAL || src.tag == Kind.DEFERRED) {
+        if (active == null) {
+          tag = src.tag;
+          ref = null;
+          return;
+        }
+      } else if (src.tag != Kind.STR) {
+        throw new EvalError("the source of " + kindWord() + " must be a Str, got "
+            + Kind.name(src.tag));
+      } else if (active == null || !src.ref.equals(active.template.text())) {
+        install((String) src.ref);
+      }
+    }
+    Node body = active.root;
+    body.eval();
+    if (!sealed && src.tag == Kind.DEFERRED) {
+      setDeferred();
+      last.setDeferred();
+      return;
+    }
+    if (body.tag == Kind.NOVAL) {
+      set(last);
+      return;
+    }
+    Type check = active.template.resultType();
+    if (check != null && !TypeCheck.matches(check, body)) {
+      throw new EvalError(kindWord() + " property produced a value of type "
+          + Kind.name(body.tag) + " but " + check + " is expected");
+    }
+    set(body);
+    last.set(body);
+  }
+
+  private void install(String text) {
+    DynamicBodies bodies = owner.owner.bodies;
+    active = bodies.new Instance(bodies.template(this, text));
+    if (syntax.kind() == Ast.DynKind.DEFER) {
+      sealed = true;
+    }
+    owner.owner.bodyInstalled();
+  }
+
+  @Override
+  public void commit() {
+    if (active != null) {
+      active.commit();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package io.dataflow.monitor;
+
+/**
+ * A runtime error inside a tick (overflow, type mismatch, ...). The monitor turns it into a
+ * {@link io.dataflow.core.MonitorException} naming the tick and the stream. Carries no stack
+ * trace: it is a value-level error, and {@code if} branches catch it cheaply.
+ */
+final class EvalError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  EvalError(String message) {
+    super(message, null, false, false);
+  }
+}

@@ -1,0 +1,290 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+import io.dataflow.monitor.Ast.BinOp;
+
+/**
+ * The operator nodes: constants, stream cells, unary and binary operators, {@code if} and
+ * {@code e[0]}. Every operator lifts its operands (sample-and-hold, LANGUAGE.md section 4) and
+ * is strict in absence: NoVal wins over Deferred, which wins over a computed result.
+ */
+final class Nodes {
+  private Nodes() {}
+
+  /** A stream's current value; written by the monitor, read by every consumer. */
+  static final class Cell extends Node {
+    final String name;
+
+    Cell(String name) {
+      this.name = name;
+    }
+
+    @Override
+    void eval() {}
+  }
+
+  /** A literal. */
+  static final class Const extends Node {
+    Const(Value v) {
+      setValue(v);
+    }
+
+    @Override
+    void eval() {}
+  }
+
+  /** A unary operator with its operand's lifting memory. */
+  abstract static class Unary extends Node {
+    final Node operand;
+    final Slot held = new Slot();
+
+    Unary(Node operand) {
+      this.operand = operand;
+    }
+
+    @Override
+    final void eval() {
+      operand.eval();
+      Slot x = Slot.lift(operand, held);
+      if (x.tag <= Kind.DEFERRED) {
+        tag = x.tag;
+        ref = null;
+        return;
+      }
+      compute(x);
+    }
+
+    abstract void compute(Slot x);
+  }
+
+  /** {@code -e}. */
+  static final class Neg extends Unary {
+    Neg(Node operand) {
+      super(operand);
+    }
+
+    @Override
+    void compute(Slot x) {
+      if (x.tag == Kind.INT) {
+        if (x.bits == Long.MIN_VALUE) {
+          throw new EvalError("integer overflow in '-' (-(" + x.bits + "))");
+        }
+        setInt(-x.bits);
+      } else if (x.tag == Kind.FLOAT) {
+        setFloat(-Double.longBitsToDouble(x.bits));
+      } else {
+        throw Ops.operand("-", x);
+      }
+    }
+  }
+
+  /** {@code !e}. */
+  static final class Not extends Unary {
+    Not(Node operand) {
+      super(operand);
+    }
+
+    @Override
+    void compute(Slot x) {
+      setBool(!Ops.bool("operator '!'", x));
+    }
+  }
+
+  /** A binary operator with one lifting memory per operand. */
+  abstract static class Binary extends Node {
+    final Node left;
+    final Node right;
+    final Slot heldLeft = new Slot();
+    final Slot heldRight = new Slot();
+
+    Binary(Node left, Node right) {
+      this.left = left;
+      this.right = right;
+    }
+
+    @Override
+    final void eval() {
+      left.eval();
+      right.eval();
+      Slot x = Slot.lift(left, heldLeft);
+      Slot y = Slot.lift(right, heldRight);
+      if (x.tag == Kind.NOVAL || y.tag == Kind.NOVAL) {
+        setNoVal();
+      } else if (x.tag == Kind.DEFERRED || y.tag == Kind.DEFERRED) {
+        setDeferred();
+      } else {
+        compute(x, y);
+      }
+    }
+
+    abstract void compute(Slot x, Slot y);
+  }
+
+  /** {@code + - * / % **}. */
+  static final class Arithmetic extends Binary {
+    final BinOp op;
+
+    Arithmetic(BinOp op, Node left, Node right) {
+      super(left, right);
+      this.op = op;
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      Ops.arithmetic(op, x, y, this);
+    }
+  }
+
+  /** {@code +} when both operands are statically Int. */
+  static final class AddInt extends Binary {
+    AddInt(Node left, Node right) {
+      super(left, right);
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      if (x.tag == Kind.INT && y.tag == Kind.INT) {
+        setInt(Ops.addInt(x.bits, y.bits));
+      } else {
+        Ops.arithmetic(BinOp.ADD, x, y, this);
+      }
+    }
+  }
+
+  /** {@code < <= > >=}. */
+  static final class Order extends Binary {
+    final BinOp op;
+
+    Order(BinOp op, Node left, Node right) {
+      super(left, right);
+      this.op = op;
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      setBool(Ops.order(op, x, y));
+    }
+  }
+
+  /** {@code ==} and {@code !=}. */
+  static final class Equality extends Binary {
+    final boolean negate;
+
+    Equality(boolean negate, Node left, Node right) {
+      super(left, right);
+      this.negate = negate;
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      setBool(Ops.equal(x, y) != negate);
+    }
+  }
+
+  /** {@code && || =>}: strict, both sides always evaluated. */
+  static final class Logical extends Binary {
+    final BinOp op;
+
+    Logical(BinOp op, Node left, Node right) {
+      super(left, right);
+      this.op = op;
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      if (x.tag != Kind.BOOL || y.tag != Kind.BOOL) {
+        throw Ops.operands(op.symbol, x, y);
+      }
+      boolean a = x.bits != 0;
+      boolean b = y.bits != 0;
+      setBool(op == BinOp.AND ? a && b : op == BinOp.OR ? a || b : !a || b);
+    }
+  }
+
+  /** {@code ++} on two Strs. */
+  static final class Concat extends Binary {
+    Concat(Node left, Node right) {
+      super(left, right);
+    }
+
+    @Override
+    void compute(Slot x, Slot y) {
+      if (x.tag != Kind.STR || y.tag != Kind.STR) {
+        throw Ops.operands("++", x, y);
+      }
+      setStr(((String) x.ref).concat((String) y.ref));
+    }
+  }
+
+  /** {@code e[0]}: the current value, lifted. */
+  static final class Lift extends Node {
+    final Node operand;
+    final Slot held = new Slot();
+
+    Lift(Node operand) {
+      this.operand = operand;
+    }
+
+    @Override
+    void eval() {
+      operand.eval();
+      set(Slot.lift(operand, held));
+    }
+  }
+
+  /**
+   * {@code if c then a else b}: eager. Both branches are evaluated every tick and keep their
+   * state; an error in a branch matters only when that branch is selected.
+   */
+  static final class If extends Node {
+    final Node cond;
+    final Node then;
+    final Node otherwise;
+    final Slot heldCond = new Slot();
+    final Slot heldThen = new Slot();
+    final Slot heldOtherwise = new Slot();
+
+    If(Node cond, Node then, Node otherwise) {
+      this.cond = cond;
+      this.then = then;
+      this.otherwise = otherwise;
+    }
+
+    @Override
+    void eval() {
+      cond.eval();
+      EvalError thenError = null;
+      EvalError otherwiseError = null;
+      try {
+        then.eval();
+      } catch (EvalError e) {
+        thenError = e;
+      }
+      try {
+        otherwise.eval();
+      } catch (EvalError e) {
+        otherwiseError = e;
+      }
+      Slot c = Slot.lift(cond, heldCond);
+      Slot a = thenError == null ? Slot.lift(then, heldThen) : null;
+      Slot b = otherwiseError == null ? Slot.lift(otherwise, heldOtherwise) : null;
+      if ((a != null && a.tag == Kind.NOVAL) || (b != null && b.tag == Kind.NOVAL)
+          || c.tag == Kind.NOVAL) {
+        setNoVal();
+      } else if (c.tag == Kind.DEFERRED) {
+        setDeferred();
+      } else if (Ops.bool("the condition of if", c)) {
+        if (thenError != null) {
+          throw thenError;
+        }
+        set(a);
+      } else {
+        if (otherwiseError != null) {
+          throw otherwiseError;
+        }
+        set(b);
+      }
+    }
+  }
+}

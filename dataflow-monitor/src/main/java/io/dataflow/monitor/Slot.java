@@ -1,0 +1,119 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Row;
+import io.dataflow.core.Value;
+
+/**
+ * One unboxed value: a {@link Kind} tag, 64 payload bits and a reference. Stream cells, node
+ * results, lifting memories and history samples are all slots, so scalar evaluation never
+ * allocates.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+class Slot {
+  byte tag = Kind.NOVAL;
+  long bits;
+  Object ref;
+
+  final void set(Slot other) {
+    tag = other.tag;
+    bits = other.bits;
+    ref = other.ref;
+  }
+
+  final void setRaw(byte t, long b, Object r) {
+    tag = t;
+    bits = b;
+    ref = r;
+  }
+
+  final void setNoVal() {
+    tag = Kind.NOVAL;
+    ref = null;
+  }
+
+  final void setDeferred() {
+    tag = Kind.DEFERRED;
+    ref = null;
+  }
+
+  final void setInt(long v) {
+    tag = Kind.INT;
+    bits = v;
+    ref = null;
+  }
+
+  final void setFloat(double v) {
+    tag = Kind.FLOAT;
+    bits = Double.doubleToRawLongBits(v);
+    ref = null;
+  }
+
+  final void setBool(boolean v) {
+    tag = Kind.BOOL;
+    bits = v ? 1 : 0;
+    ref = null;
+  }
+
+  final void setStr(String s) {
+    tag = Kind.STR;
+    ref = s;
+  }
+
+  final void setValue(Value v) {
+    tag = v.kind();
+    bits = Kind.bitsOf(v);
+    ref = Kind.refOf(v);
+  }
+
+  final void setFromRow(Row row, int slot) {
+    tag = row.kind(slot);
+    bits = row.bits(slot);
+    ref = row.ref(slot);
+  }
+
+  final void copyTo(Row row, int slot) {
+    row.setRaw(slot, tag, bits, ref);
+  }
+
+  final boolean isNoVal() {
+    return tag == Kind.NOVAL;
+  }
+
+  final boolean isPresent() {
+    return tag > Kind.DEFERRED;
+  }
+
+  final double asDouble() {
+    return tag == Kind.INT ? (double) bits : Double.longBitsToDouble(bits);
+  }
+
+  final boolean asBool() {
+    return bits != 0;
+  }
+
+  /** Boxes this slot (allocates; used at the API edge and for collections). */
+  final Value toValue() {
+    return Kind.box(tag, bits, ref);
+  }
+
+  /**
+   * Sample-and-hold: returns {@code v} and remembers it in {@code held}, or returns
+   * {@code held} when {@code v} is NoVal.
+   */
+  static Slot lift(Slot v, Slot held) {
+    if (v.tag == Kind.NOVAL) {
+      return held;
+    }
+    held.tag = v.tag;
+    held.bits = v.bits;
+    held.ref = v.ref;
+    return v;
+  }
+
+  @Override
+  public String toString() {
+    return tag == Kind.FUNCTION ? "Function" : String.valueOf(toValue());
+  }
+}

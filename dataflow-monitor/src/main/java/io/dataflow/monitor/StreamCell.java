@@ -1,0 +1,44 @@
+package io.dataflow.monitor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a monitor keeps for one stream: its current value (this slot), its root node, its
+ * history ring, its run-long last non-NoVal value, and the operator state to commit.
+ *
+ * <p>Nodes refer to streams only through these objects, never by index, so a reconfiguration
+ * that keeps a stream can hand its cell, with the nodes that read it, to the next monitor.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+final class StreamCell extends Node {
+  final String name;
+  /** The monitor that currently owns this cell (changes when state is transferred). */
+  DataflowMonitor owner;
+  int index;
+  /** The equation's node, or null for an input. */
+  Node root;
+  /** The last samples, or null when nothing reads this stream's history. */
+  HistoryRing ring;
+  /** The last non-NoVal value of the whole run (read by dynamic bodies). */
+  final Slot lastPresent = new Slot();
+  /** Operator state committed after each successful row. */
+  final List<Committable> commits = new ArrayList<>(0);
+  long evaluatedAt = -1;
+  boolean inProgress;
+
+  StreamCell(String name, int index, DataflowMonitor owner) {
+    this.name = name;
+    this.index = index;
+    this.owner = owner;
+  }
+
+  @Override
+  void eval() {}
+
+  @Override
+  public String toString() {
+    return name + "=" + super.toString();
+  }
+}

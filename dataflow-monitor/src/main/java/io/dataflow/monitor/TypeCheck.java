@@ -1,0 +1,64 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+
+/** Run-time membership of a value in a static type (absence markers belong to every type). */
+final class TypeCheck {
+  private TypeCheck() {}
+
+  static boolean matches(Type t, Slot s) {
+    if (s.tag <= Kind.DEFERRED || t.isAny()) {
+      return true;
+    }
+    if (t instanceof Type.Fn) {
+      return s.tag == Kind.FUNCTION;
+    }
+    if (s.tag == Kind.FUNCTION) {
+      return false;
+    }
+    return matches(t, s.toValue());
+  }
+
+  static boolean matches(Type t, Value v) {
+    if (!v.isPresent() || t.isAny()) {
+      return true;
+    }
+    if (t instanceof Type.ListOf l) {
+      if (!(v instanceof Value.List list)) {
+        return false;
+      }
+      for (Value e : list.elements()) {
+        if (!matches(l.element(), e)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (t instanceof Type.MapOf m) {
+      if (!(v instanceof Value.Map map)) {
+        return false;
+      }
+      for (Value e : map.entries().values()) {
+        if (!matches(m.element(), e)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (t instanceof Type.ExprOf) {
+      return v instanceof Value.Str;
+    }
+    return t.equals(Type.INT) ? v instanceof Value.Int
+        : t.equals(Type.FLOAT) ? v instanceof Value.Float
+        : t.equals(Type.STR) ? v instanceof Value.Str
+        : t.equals(Type.BOOL) ? v instanceof Value.Bool
+        : t.equals(Type.UNIT) ? v instanceof Value.Unit
+        : false;
+  }
+
+  /** The dynamic type of a slot as a message names it ({@code List}, {@code Int}, ...). */
+  static String describe(Slot s) {
+    return Kind.name(s.tag);
+  }
+}
