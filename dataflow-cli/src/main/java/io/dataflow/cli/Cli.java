@@ -1,27 +1,29 @@
 package io.dataflow.cli;
 
+import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.ExecutionPolicy;
+import io.dataflow.core.ExitReport;
 import io.dataflow.core.MonitorException;
-import io.dataflow.core.Row;
-import io.dataflow.core.Value;
-import io.dataflow.io.TextOutputWriter;
+import io.dataflow.core.OutputWriter;
+import io.dataflow.core.Source;
+import io.dataflow.io.JsonLinesSource;
+import io.dataflow.io.Sinks;
 import io.dataflow.io.TraceException;
-import io.dataflow.io.TraceReader;
-import io.dataflow.monitor.DataflowMonitor;
+import io.dataflow.io.TraceFileSource;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.SpecException;
+import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
+import io.dataflow.reconfig.RequestException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 
 /** The command line: parses arguments, runs a command, maps the outcome to an exit status. */
 final class Cli {
@@ -40,7 +42,9 @@ final class Cli {
     try {
       switch (args[0]) {
         case "run":
-          return runCommand(args, out, err);
+          return runCommand(RunOptions.parse(args, true), out, err);
+        case "live":
+          return liveCommand(RunOptions.parse(args, false), in, out, err);
         case "check":
           return checkCommand(args, out, err);
         default:
@@ -79,97 +83,127 @@ final class Cli {
     }
   }
 
-  private static int runCommand(String[] args, PrintStream out, PrintStream err) {
-    RunOptions options = RunOptions.parse(args);
-    DataflowProgram program;
-    try {
-      program = DataflowProgram.compile(options.spec().toString(), readSpec(options.spec()));
-    } catch (SpecException e) {
-      err.println(e.getMessage());
+  private static int runCommand(RunOptions options, PrintStream out, PrintStream err) {
+    if (!Files.isReadable(options.inputFile())) {
+      err.println(options.inputFile() + ": cannot read: " + (Files.exists(options.inputFile())
+          ? "permission denied" : "no such file"));
       return INVALID;
+    }
+    Source trace = TraceFileSource.open("trace", options.inputFile());
+    return execute(options, trace, ExecutionPolicy.BUFFERED, out, err, false);
+  }
+
+  private static int liveCommand(RunOptions options, InputStream in, PrintStream out,
+      PrintStream err) {
+    Source stdin = JsonLinesSource.stream("stdin", in, "<stdin>");
+    return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, out, err, true);
+  }
+
+  private static int execute(RunOptions options, Source source, ExecutionPolicy policy,
+      PrintStream out, PrintStream err, boolean live) {
+    String text;
+    try {
+      text = readSpec(options.spec());
     } catch (IOException e) {
       err.println(options.spec() + ": cannot read: " + describe(e));
       return INVALID;
     }
-    TraceReader reader;
+    OutputWriter writer = options.format().equals("jsonl") ? Sinks.jsonLines(out)
+        : Sinks.text(out);
+    DataflowRuntime runtime;
     try {
-      reader = TraceReader.open(options.inputFile());
-    } catch (IOException e) {
-      err.println(options.inputFile() + ": cannot read: " + describe(e));
+      runtime = ReconfigurableDataflowRuntimeBuilder.create()
+          .name("dataflow")
+          .specification(options.spec().toString(), text)
+          .source(source)
+          .destination("stdout", writer)
+          .policy(policy)
+          .contextTransfer(options.contextTransfer())
+          .acknowledgements(ack -> {
+            err.println(ack.toLine());
+            err.flush();
+          })
+          .warnings(w -> err.println("warning: " + w))
+          .build();
+    } catch (SpecException e) {
+      err.println(e.getMessage());
       return INVALID;
     }
-    Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-    var writer = options.format().equals("jsonl")
-        ? new io.dataflow.io.JsonLinesOutputWriter(w, false) : new TextOutputWriter(w, false);
-    DataflowMonitor monitor = DataflowMonitor.create(program);
-    Row inRow = program.inputs().newRow();
-    Row outRow = program.outputs().newRow();
-    Set<String> warned = new HashSet<>();
-    int status = OK;
-    try (reader) {
-      TraceReader.Item item;
-      while ((item = reader.next()) != null) {
-        if (item instanceof TraceReader.Tick t) {
-          inRow.clear();
-          for (Map.Entry<String, Value> e : t.values().entrySet()) {
-            int slot = program.inputs().slotOf(e.getKey());
-            if (slot < 0) {
-              if (warned.add(e.getKey())) {
-                err.println(options.inputFile() + ":" + t.line() + ": warning: '" + e.getKey()
-                    + "' is not an input of " + options.spec() + "; ignored");
-              }
-              continue;
-            }
-            inRow.set(slot, e.getValue());
-          }
-          monitor.evaluate(inRow, outRow);
-          writer.feed(t.number(), program.outputs(), outRow);
-        } else {
-          throw new UsageException("@reconfigure is not supported yet");
+    ExitReport report;
+    if (live) {
+      Thread hook = new Thread(() -> {
+        runtime.stop(Duration.ofSeconds(10));
+        try {
+          runtime.awaitTermination(Duration.ofSeconds(15));
+        } catch (InterruptedException | TimeoutException ignored) {
+          // exiting anyway
         }
+      }, "dataflow-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      runtime.start();
+      try {
+        report = runtime.awaitTermination(Duration.ofDays(3650));
+      } catch (InterruptedException | TimeoutException e) {
+        err.println("dataflow: interrupted");
+        return FAILED;
       }
-    } catch (MonitorException e) {
-      status = FAILED;
-      flushQuietly(writer);
-      err.println(runtimeError(program, e));
-    } catch (TraceException e) {
-      status = INVALID;
-      flushQuietly(writer);
-      err.println(e.getMessage());
-    } catch (IOException | UncheckedIOException e) {
-      status = FAILED;
-      flushQuietly(writer);
-      err.println("dataflow: I/O error: " + describe(e));
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException ignored) {
+        // already shutting down
+      }
+    } else {
+      report = runtime.runInCallerThread();
     }
-    flushQuietly(writer);
-    return status;
+    out.flush();
+    return exitStatus(report, err);
   }
 
-  static String runtimeError(DataflowProgram program, MonitorException e) {
-    if (e.stream() != null) {
-      var def = program.stream(e.stream());
-      if (def.isPresent()) {
-        return def.get().location() + ": " + e.getMessage();
+  /** Maps a run's outcome to the exit status of LANGUAGE.md section 11, reporting on stderr. */
+  static int exitStatus(ExitReport report, PrintStream err) {
+    for (String w : report.warnings()) {
+      if (w.startsWith("the output did not close")) {
+        err.println("dataflow: " + w);
       }
     }
-    return program.name() + ": " + e.getMessage();
-  }
-
-  private static void flushQuietly(io.dataflow.core.OutputWriter writer) {
-    try {
-      writer.flush();
-    } catch (IOException ignored) {
-      // the failure that ended the run is what gets reported
+    if (report.isCompleted()) {
+      return OK;
     }
+    Throwable cause = report.cause();
+    while (cause instanceof io.dataflow.core.ComponentException
+        || (cause instanceof io.dataflow.core.DataflowException && cause.getCause() != null
+            && !(cause instanceof MonitorException) && cause.getCause() instanceof TraceException)) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof TraceException t) {
+      err.println(t.getMessage());
+      return INVALID;
+    }
+    if (cause instanceof RequestException r && r.isSyntax()) {
+      err.println(r.getMessage());
+      return INVALID;
+    }
+    if (cause instanceof MonitorException m) {
+      err.println(m.describe());
+      return FAILED;
+    }
+    if (cause instanceof NoSuchFileException || (cause instanceof IOException
+        && "startup".equals(report.component()))) {
+      err.println("dataflow: cannot read input: " + describe((Exception) cause));
+      return INVALID;
+    }
+    String reason = cause == null ? report.reason() : describe(cause);
+    err.println("dataflow: " + report.component() + " failed: " + reason);
+    return FAILED;
   }
 
   static String readSpec(Path spec) throws IOException {
     return Files.readString(spec, StandardCharsets.UTF_8);
   }
 
-  static String describe(Exception e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file";
+  static String describe(Throwable e) {
+    if (e instanceof NoSuchFileException n) {
+      return n.getFile() + ": no such file";
     }
     if (e instanceof UncheckedIOException u) {
       return describe(u.getCause());

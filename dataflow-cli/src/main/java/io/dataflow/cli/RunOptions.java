@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /** The options of {@code dataflow run}. */
 record RunOptions(Path spec, Path inputFile, String format, boolean contextTransfer) {
-  static RunOptions parse(String[] args) {
+  static RunOptions parse(String[] args, boolean needsInputFile) {
     Path spec = null;
     Path input = null;
     String format = "text";
@@ -43,10 +43,13 @@ record RunOptions(Path spec, Path inputFile, String format, boolean contextTrans
       }
     }
     if (spec == null) {
-      throw new Cli.UsageException("run needs a SPEC file");
+      throw new Cli.UsageException(args[0] + " needs a SPEC file");
     }
-    if (input == null) {
+    if (input == null && needsInputFile) {
       throw new Cli.UsageException("run needs --input-file TRACE");
+    }
+    if (input != null && !needsInputFile) {
+      throw new Cli.UsageException("live reads stdin; --input-file is for run");
     }
     return new RunOptions(spec, input, format, transfer);
   }

@@ -12,21 +12,23 @@ public class MonitorException extends DataflowException {
   private final long tick;
   private final String stream;
   private final String reason;
+  private final SourceLocation location;
 
   /** An error raised while evaluating {@code stream} in {@code tick}. */
   public MonitorException(long tick, String stream, String reason) {
+    this(tick, stream, reason, null);
+  }
+
+  /**
+   * An error raised while evaluating {@code stream} in {@code tick}, whose equation starts at
+   * {@code location} (null when unknown).
+   */
+  public MonitorException(long tick, String stream, String reason, SourceLocation location) {
     super(render(tick, stream, reason));
     this.tick = tick;
     this.stream = stream;
     this.reason = reason;
-  }
-
-  /** An error with a cause (used when a poisoned monitor is called again). */
-  public MonitorException(MonitorException cause) {
-    super(cause.getMessage(), cause);
-    this.tick = cause.tick;
-    this.stream = cause.stream;
-    this.reason = cause.reason;
+    this.location = location;
   }
 
   private static String render(long tick, String stream, String reason) {
@@ -48,5 +50,15 @@ public class MonitorException extends DataflowException {
   /** What went wrong, without the tick and stream prefix. */
   public String reason() {
     return reason;
+  }
+
+  /** Where the failing stream's equation starts, or null. */
+  public SourceLocation location() {
+    return location;
+  }
+
+  /** The message prefixed with the location when there is one: {@code spec.dsrv:3:1: tick...}. */
+  public String describe() {
+    return location == null ? getMessage() : location + ": " + getMessage();
   }
 }

@@ -1,7 +1,7 @@
 package io.dataflow.monitor;
 
 import io.dataflow.core.Kind;
-import io.dataflow.core.Monitor;
+import io.dataflow.core.RevisionedMonitor;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
@@ -33,7 +33,7 @@ import java.util.Objects;
  *
  * <p>Thread-safety: owner thread only.
  */
-public final class DataflowMonitor implements Monitor {
+public final class DataflowMonitor implements RevisionedMonitor {
   /**
    * Monitor options.
    *
@@ -80,18 +80,37 @@ public final class DataflowMonitor implements Monitor {
   private StreamCell current;
   private MonitorException failure;
   private MonitorRevision revision = MonitorRevision.INITIAL;
+  private boolean retired;
 
   private DataflowMonitor(DataflowProgram program, Options options) {
+    this(program, options, null, null, null);
+  }
+
+  /**
+   * Builds a monitor; with a donor, takes over the donor's stream cells by name (history
+   * resized or cleared as {@code mapping} says) and the root nodes of exactly matching streams.
+   */
+  private DataflowMonitor(DataflowProgram program, Options options, DataflowMonitor donor,
+      TransferMapping mapping, List<List<String>> report) {
     this.program = program;
     int n = program.streams().size();
     this.tick = options.firstTick();
     this.cells = new StreamCell[n];
     this.checkedTypes = new Type[n];
     this.hasDynamic = program.hasDynamic;
+    boolean[] keepState = new boolean[n];
     for (int i = 0; i < n; i++) {
-      cells[i] = new StreamCell(program.streams().get(i).name(), i, this);
+      String name = program.streams().get(i).name();
       int depth = program.checked.historyDepth()[i];
-      cells[i].ring = depth > 0 ? new HistoryRing(depth) : null;
+      StreamCell old = donor == null ? null : donor.cellNamed(name);
+      if (old == null) {
+        cells[i] = new StreamCell(name, i, this);
+        cells[i].ring = depth > 0 ? new HistoryRing(depth) : null;
+      } else {
+        TransferMapping.StreamTransfer t = mapping.streams().get(i);
+        cells[i] = adopt(old, i, depth, t, report);
+        keepState[i] = t.keepState();
+      }
       boolean typedInput = program.streams().get(i).role() == DataflowProgram.Role.INPUT
           && !program.streamTypes[i].isAny();
       if (typedInput || program.needsCheck[i]) {
@@ -109,7 +128,21 @@ public final class DataflowMonitor implements Monitor {
     this.inputCells = pick(program.inputIndex);
     this.outputCells = pick(program.outputIndex);
     for (StreamCell c : order) {
+      if (keepState[c.index] && c.root != null) {
+        if (report != null) {
+          report.get(0).add(c.name);
+        }
+        continue; // same definition: the node tree and its state move as they are
+      }
+      c.commits.clear();
       c.root = buildRoot(c.index);
+      if (report != null) {
+        report.get(1).add(c.name);
+      }
+    }
+    for (StreamCell c : inputCells) {
+      c.root = null;
+      c.commits.clear();
     }
     this.ringCells = java.util.Arrays.stream(cells).filter(c -> c.ring != null)
         .toArray(StreamCell[]::new);
@@ -118,6 +151,41 @@ public final class DataflowMonitor implements Monitor {
         .filter(c -> !c.commits.isEmpty() || (c.root != null && Compiler.containsCallSite(
             program.checked.streams().get(c.index).equation().expr())))
         .toArray(StreamCell[]::new);
+  }
+
+  /** Takes over a donor's cell: the nodes that read it keep working. */
+  private StreamCell adopt(StreamCell old, int index, int depth,
+      TransferMapping.StreamTransfer t, List<List<String>> report) {
+    old.owner = this;
+    old.index = index;
+    old.evaluatedAt = -1;
+    old.inProgress = false;
+    if (!t.keepHistory() && old.ring != null) {
+      old.ring.clear();
+    }
+    if (depth == 0) {
+      old.ring = null;
+    } else if (old.ring == null) {
+      old.ring = new HistoryRing(depth);
+    } else {
+      old.ring.resize(depth);
+      if (report != null && old.ring.size() > 0) {
+        report.get(2).add(old.name);
+      }
+    }
+    boolean input = program.streams().get(index).role() == DataflowProgram.Role.INPUT;
+    if (!(t.keepHistory() && (input || t.keepState()))) {
+      old.lastPresent.setNoVal(); // run-long memories move for inputs and exact matches only
+    }
+    if (!t.keepState()) {
+      old.root = null;
+    }
+    return old;
+  }
+
+  private StreamCell cellNamed(String name) {
+    Integer i = program.checked.byName().get(name);
+    return i == null ? null : cells[i];
   }
 
   private StreamCell[] pick(int[] indices) {
@@ -137,6 +205,87 @@ public final class DataflowMonitor implements Monitor {
   public static DataflowMonitor create(DataflowProgram program, Options options) {
     return new DataflowMonitor(Objects.requireNonNull(program, "program"),
         Objects.requireNonNull(options, "options"));
+  }
+
+  /**
+   * Replaces {@code donor} by a monitor for {@code target} that keeps the donor's state as
+   * {@code mapping} says (LANGUAGE.md section 10, {@code Transfer}): histories move by name and
+   * declared type, resized to the new depth; exactly matching streams keep their operator
+   * state. The tick count continues. The donor is retired: it may not be used again.
+   *
+   * @throws IllegalStateException when the donor failed or was already retired
+   */
+  public static Transition transfer(DataflowMonitor donor, DataflowProgram target,
+      TransferMapping mapping, Options options) {
+    donor.requireHealthy();
+    List<List<String>> report = List.of(new ArrayList<>(), new ArrayList<>(),
+        new ArrayList<>());
+    DataflowMonitor next = new DataflowMonitor(target, options.withFirstTick(donor.tick), donor,
+        mapping, report);
+    next.revision = donor.revision.nextRoot();
+    donor.retired = true;
+    return new Transition(next, new ContextTransferReport(report.get(0), report.get(1),
+        report.get(2)));
+  }
+
+  /**
+   * Replaces {@code donor} by a fresh monitor for {@code target} ({@code InstallCold}): no
+   * state moves; the tick count and the revision continue.
+   */
+  public static Transition coldStart(DataflowMonitor donor, DataflowProgram target,
+      Options options) {
+    DataflowMonitor next = new DataflowMonitor(target, options.withFirstTick(donor.tick));
+    next.revision = donor.revision.nextRoot();
+    donor.retired = true;
+    List<String> computed = new ArrayList<>();
+    for (DataflowProgram.StreamDefinition s : target.streams()) {
+      if (s.role() != DataflowProgram.Role.INPUT) {
+        computed.add(s.name());
+      }
+    }
+    return new Transition(next, new ContextTransferReport(List.of(), computed, List.of()));
+  }
+
+  /**
+   * Keeps this monitor for a program with the same definition key ({@code RetainExact}):
+   * nothing is rebuilt and all state stays; the root revision advances. When the new program
+   * declares its streams in another order, the state moves wholesale to a monitor that follows
+   * the new order (outputs print in the latest declaration order).
+   */
+  public static Transition retainExact(DataflowMonitor active, DataflowProgram target,
+      Options options) {
+    active.requireHealthy();
+    if (!active.program.definitionKey().equals(target.definitionKey())) {
+      throw new IllegalArgumentException("RetainExact needs the same definition key");
+    }
+    List<String> order = target.streams().stream()
+        .map(DataflowProgram.StreamDefinition::name).toList();
+    List<String> current = active.program.streams().stream()
+        .map(DataflowProgram.StreamDefinition::name).toList();
+    if (order.equals(current)) {
+      active.revision = active.revision.nextRoot();
+      return new Transition(active, ContextTransferReport.retainedAll(active.program));
+    }
+    Transition t = transfer(active, target, TransferMapping.plan(active.program, target), options);
+    return new Transition(t.monitor(), ContextTransferReport.retainedAll(target));
+  }
+
+  /**
+   * The result of a reconfiguration of the monitor.
+   *
+   * @param monitor the monitor to use from now on
+   * @param report what moved
+   */
+  public record Transition(DataflowMonitor monitor, ContextTransferReport report) {}
+
+  private void requireHealthy() {
+    if (retired) {
+      throw new IllegalStateException("this monitor was replaced and may not be used");
+    }
+    if (failure != null) {
+      throw new IllegalStateException("a failed monitor has no state to transfer: "
+          + failure.getMessage());
+    }
   }
 
   Node buildRoot(int stream) {
@@ -199,6 +348,7 @@ public final class DataflowMonitor implements Monitor {
   }
 
   /** The revision: root requests accepted and dynamic bodies installed so far. */
+  @Override
   public MonitorRevision revision() {
     return revision;
   }
@@ -216,6 +366,9 @@ public final class DataflowMonitor implements Monitor {
   public void evaluate(Row input, Row output) {
     if (failure != null) {
       throw failure;
+    }
+    if (retired) {
+      throw new IllegalStateException("this monitor was replaced and may not be used");
     }
     try {
       readInputs(input);
@@ -242,16 +395,22 @@ public final class DataflowMonitor implements Monitor {
       }
       tick++;
     } catch (EvalError e) {
-      throw poison(new MonitorException(tick, current == null ? null : current.name,
-          e.getMessage()));
+      throw poison(error(e.getMessage()));
     } catch (MonitorException e) {
       throw poison(e);
     } catch (RuntimeException | StackOverflowError e) {
-      MonitorException m = new MonitorException(tick, current == null ? null : current.name,
-          "internal error: " + e);
+      MonitorException m = error("internal error: " + e);
       m.initCause(e);
       throw poison(m);
     }
+  }
+
+  private MonitorException error(String reason) {
+    if (current == null) {
+      return new MonitorException(tick, null, reason);
+    }
+    return new MonitorException(tick, current.name, reason,
+        program.streams().get(current.index).location());
   }
 
   private MonitorException poison(MonitorException e) {

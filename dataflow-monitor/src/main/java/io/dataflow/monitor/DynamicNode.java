@@ -23,6 +23,8 @@ final class DynamicNode extends Node implements Committable {
   private final Slot heldSource = new Slot();
   private final Slot last = new Slot();
   private final Set<String> scope;
+  /** Computed once: after a transfer the node outlives the program it was built from. */
+  private final Type expected;
   private DynamicBodies.Instance active;
   private boolean sealed;
 
@@ -31,6 +33,7 @@ final class DynamicNode extends Node implements Committable {
     this.source = source;
     this.owner = owner;
     this.scope = syntax.scope() == null ? null : new HashSet<>(syntax.scope());
+    this.expected = computeExpectedType();
   }
 
   String kindWord() {
@@ -43,6 +46,10 @@ final class DynamicNode extends Node implements Committable {
 
   /** The type a body must produce: the annotation, else the {@code Expr<T>} of the source. */
   Type expectedType() {
+    return expected;
+  }
+
+  private Type computeExpectedType() {
     if (syntax.type() != null && owner.owner.program.typingMode() != TypingMode.UNTYPED) {
       return syntax.type();
     }

@@ -10,9 +10,10 @@ import io.dataflow.core.Kind;
  * <p>Thread-safety: owner thread only.
  */
 final class HistoryRing {
-  private final byte[] tags;
-  private final long[] bits;
-  private final Object[] refs;
+  // Not final: a state transfer resizes the ring in place, so nodes holding it stay valid.
+  private byte[] tags;
+  private long[] bits;
+  private Object[] refs;
   private int head = -1;
   private int size;
 
@@ -59,16 +60,34 @@ final class HistoryRing {
     out.ref = refs[i];
   }
 
-  /** A copy of this ring with a new depth: a shallower one keeps the newest samples. */
-  HistoryRing resized(int newDepth) {
-    HistoryRing r = new HistoryRing(newDepth);
-    int keep = Math.min(size, newDepth);
-    Slot tmp = new Slot();
-    for (int ago = keep; ago >= 1; ago--) {
-      read(ago, tmp);
-      r.push(tmp);
+  /** Resizes in place: a shallower ring keeps the newest samples, a deeper one invents none. */
+  void resize(int newDepth) {
+    if (newDepth <= 0) {
+      throw new IllegalArgumentException("depth must be positive: " + newDepth);
     }
-    return r;
+    int keep = Math.min(size, newDepth);
+    byte[] t = new byte[newDepth];
+    long[] b = new long[newDepth];
+    Object[] r = new Object[newDepth];
+    Slot tmp = new Slot();
+    for (int ago = keep, i = 0; ago >= 1; ago--, i++) {
+      read(ago, tmp);
+      t[i] = tmp.tag;
+      b[i] = tmp.bits;
+      r[i] = tmp.ref;
+    }
+    tags = t;
+    bits = b;
+    refs = r;
+    size = keep;
+    head = keep - 1;
+  }
+
+  /** Forgets every sample. */
+  void clear() {
+    java.util.Arrays.fill(refs, null);
+    size = 0;
+    head = -1;
   }
 
   /** Renders the held samples, oldest first (for diagnostics). */

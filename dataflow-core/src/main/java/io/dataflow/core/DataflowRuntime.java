@@ -1,0 +1,706 @@
+package io.dataflow.core;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single-owner loop: one thread owns the monitor, the engine and the input and output
+ * sessions; everything else talks to it through the ingress queue.
+ *
+ * <h2>Implementation note</h2>
+ * {@link #doWork()} is one duty cycle: read the clock once, fire due timers, poll pull-style
+ * sources, take a bounded number of ingress items (data, control barriers, ends, failures),
+ * and advance the lifecycle ({@link RuntimeState}). What the loop does is separate from which
+ * thread runs it: {@link #start()} runs it on an owned thread with a park-until-woken idle
+ * strategy; a caller (the testkit harness, the CLI) may instead call {@link #doWork()} itself.
+ *
+ * <p>Shutdown spends one absolute deadline: stop admitting input, evaluate what was admitted,
+ * flush, close the output on a closer thread, and abandon it loudly if it is not done by the
+ * deadline. The first fatal error wins ({@link FailureGate}); teardown runs every step and
+ * joins errors ({@link Teardown}).
+ *
+ * <p>Thread-safety: the handle methods ({@code offer}, {@code submit}, {@code requestControl},
+ * {@code endOfInput}, {@code stop}, {@code cancel}, {@code status}, {@code awaitTermination})
+ * are safe from any thread; {@link #doWork()} is owner thread only.
+ */
+public final class DataflowRuntime implements AutoCloseable {
+  /** The source name of ticks offered through this handle. */
+  public static final String API_SOURCE = "api";
+
+  private static final Logger LOG = LoggerFactory.getLogger(DataflowRuntime.class);
+  private static final int ITEMS_PER_CYCLE = 256;
+
+  private final String name;
+  private final Clock clock;
+  private final TimerQueue timers = new TimerQueue();
+  private final Ingress ingress;
+  private final InputSession input;
+  private final OutputSession output;
+  private final DirectDataflowEngine engine;
+  private final InputWindowBuffer window;
+  private final ControlHandler controlHandler;
+  private final Duration closeTimeout;
+  private final FailureGate failures = new FailureGate();
+  private final SourceContext api;
+  private final Context context = new Context();
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final List<String> warnings = new ArrayList<>();
+  private final AtomicLong stopDeadline = new AtomicLong(Long.MAX_VALUE);
+
+  // Owner-thread state.
+  private RuntimeState state = RuntimeState.NEW;
+  private long deadline;
+  private CompletableFuture<Void> closing;
+  private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
+  private boolean apiEnded;
+  private boolean threaded;
+  private volatile long interfaceRevision;
+
+  // Written by the owner, read by anyone.
+  private volatile RuntimeStatus status;
+  private volatile ExitReport report;
+  private volatile boolean stopRequested;
+  private volatile Thread ownerThread;
+
+  private DataflowRuntime(Builder b) {
+    this.name = b.name;
+    this.clock = b.clock;
+    this.ingress = new Ingress(b.ingressCapacity, clock, name);
+    this.input = b.input;
+    this.output = b.output;
+    this.controlHandler = b.controlHandler;
+    this.closeTimeout = b.closeTimeout;
+    DirectDataflowEngine.Warnings sink = b.warnings == null ? this::warn : m -> {
+      synchronized (warnings) {
+        warnings.add(m);
+      }
+      b.warnings.warn(m);
+    };
+    this.engine = new DirectDataflowEngine(b.monitor, output, b.policy, sink);
+    this.window = new InputWindowBuffer(b.window, engine, timers);
+    this.api = ingress.contextFor(API_SOURCE);
+    publishStatus();
+  }
+
+  private void warn(String message) {
+    LOG.warn("{}: {}", name, message);
+    synchronized (warnings) {
+      warnings.add(message);
+    }
+  }
+
+  /** A builder; the monitor and the two sessions are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---------------------------------------------------------------- handle (any thread)
+
+  /** Offers one tick; false when the ingress queue is full or closed (counted). */
+  public boolean offer(Tick tick) {
+    return api.offer(TickBatch.of(tick));
+  }
+
+  /** Offers a batch of ticks; false when the ingress queue is full or closed (counted). */
+  public boolean offer(TickBatch batch) {
+    return api.offer(batch);
+  }
+
+  /**
+   * Submits a batch, waiting up to {@code timeout} (on the runtime's clock) for room.
+   *
+   * @throws IngressException when the queue stays full or the runtime stops accepting input
+   */
+  public void submit(TickBatch batch, Duration timeout) {
+    api.submit(batch, deadlineAfter(timeout));
+  }
+
+  /**
+   * Submits a control item; it takes effect after every tick admitted before it.
+   *
+   * @throws IngressException when the queue stays full or the runtime stops accepting input
+   */
+  public void submitControl(ControlRequest request, Duration timeout) {
+    api.submitControl(Objects.requireNonNull(request, "request"), deadlineAfter(timeout));
+  }
+
+  /** Declares that no more ticks will be offered through this handle. */
+  public void endOfInput() {
+    api.complete();
+  }
+
+  private long deadlineAfter(Duration timeout) {
+    long now = clock.nanoTime();
+    long d = timeout.toNanos();
+    return d >= Long.MAX_VALUE - Math.max(0, now) ? Long.MAX_VALUE : now + d;
+  }
+
+  /**
+   * Stops gracefully: no more input is admitted, admitted input is evaluated, the output is
+   * flushed and closed, all within {@code timeout}. Returns at once; see
+   * {@link #awaitTermination(Duration)}.
+   */
+  public void stop(Duration timeout) {
+    stopDeadline.accumulateAndGet(deadlineAfter(timeout), Math::min);
+    stopRequested = true;
+    ingress.close();
+    wakeOwner();
+  }
+
+  /**
+   * Cancels the run: input not yet evaluated is not; evaluated rows are still written. The
+   * report's outcome is {@code CANCELLED} with this reason (distinct from a failure).
+   */
+  public void cancel(String reason) {
+    if (failures.cancel(reason)) {
+      stop(closeTimeout);
+    }
+  }
+
+  /** The latest consistent status snapshot. */
+  public RuntimeStatus status() {
+    return status;
+  }
+
+  /** The exit report, or null while the runtime has not terminated. */
+  public ExitReport exitReport() {
+    return report;
+  }
+
+  /** True once the runtime has terminated. */
+  public boolean isTerminated() {
+    return report != null;
+  }
+
+  /**
+   * Waits (in real time, bounded) for a threaded runtime to terminate.
+   *
+   * @throws TimeoutException when it does not terminate in time
+   */
+  public ExitReport awaitTermination(Duration timeout)
+      throws InterruptedException, TimeoutException {
+    if (!terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+      throw new TimeoutException(name + " did not terminate within " + timeout);
+    }
+    return report;
+  }
+
+  /** Starts the owner loop on its own thread. */
+  public synchronized void start() {
+    if (ownerThread != null || threaded) {
+      throw new IllegalStateException(name + " already started");
+    }
+    threaded = true;
+    Thread t = new Thread(this::runLoop, name + "-owner");
+    t.setDaemon(false);
+    ownerThread = t;
+    ingress.setOwner(t);
+    t.start();
+  }
+
+  /** Stops with the close timeout and waits for termination (bounded). */
+  @Override
+  public void close() {
+    stop(closeTimeout);
+    if (threaded) {
+      try {
+        awaitTermination(closeTimeout.plusSeconds(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (TimeoutException e) {
+        LOG.error("{}: owner thread did not terminate: {}", name, e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Runs the owner loop in the calling thread until the runtime terminates (the stepper with
+   * the same idle strategy as {@link #start()}), and returns the exit report.
+   */
+  public ExitReport runInCallerThread() {
+    if (threaded) {
+      throw new IllegalStateException(name + " runs on its own thread");
+    }
+    ownerThread = Thread.currentThread();
+    ingress.setOwner(ownerThread);
+    loop();
+    return report;
+  }
+
+  private void runLoop() {
+    try {
+      loop();
+    } catch (Throwable t) {
+      LOG.error("{}: owner loop died", name, t);
+      failures.fail("runtime", t);
+      terminate();
+    }
+  }
+
+  private void loop() {
+    while (state != RuntimeState.TERMINATED) {
+      if (doWork() == 0 && state != RuntimeState.TERMINATED) {
+        long now = clock.nanoTime();
+        long wake = Math.min(timers.nextDeadline(), now + 1_000_000);
+        if (state == RuntimeState.CLOSING) {
+          wake = Math.min(wake, Math.min(deadline, now + 100_000));
+        }
+        clock.parkUntil(wake);
+      }
+    }
+  }
+
+  private void wakeOwner() {
+    Thread t = ownerThread;
+    if (t != null) {
+      java.util.concurrent.locks.LockSupport.unpark(t);
+    }
+  }
+
+  // ---------------------------------------------------------------- owner loop
+
+  /**
+   * One duty cycle. Owner thread only: either the thread {@link #start()} created or the one
+   * caller that steps the runtime.
+   *
+   * @return how much work was done (0 when idle)
+   */
+  public int doWork() {
+    if (threaded && Thread.currentThread() != ownerThread) {
+      throw new IllegalStateException(name + " runs on its own thread; do not step it");
+    }
+    long now = clock.nanoTime();
+    int work = 0;
+    try {
+      work += timers.fireDue(now);
+    } catch (ComponentException e) {
+      fail(e.component(), e.getCause(), now);
+    } catch (RuntimeException e) {
+      fail("timer", e, now);
+    }
+    switch (state) {
+      case NEW:
+        work += begin(now);
+        break;
+      case RUNNING:
+        work += running(now);
+        break;
+      case DRAINING:
+        work += draining(now);
+        break;
+      case CLOSING:
+        work += closingStep(now);
+        break;
+      case TERMINATED:
+        return 0;
+      default:
+        throw new IllegalStateException(state.name());
+    }
+    if (work > 0) {
+      publishStatus();
+    }
+    return work;
+  }
+
+  private int begin(long now) {
+    if (ownerThread == null) {
+      ingress.setOwner(Thread.currentThread());
+    }
+    clock.attach(timers);
+    state = RuntimeState.RUNNING;
+    try {
+      output.open(clock, timers);
+      input.open(ingress::contextFor);
+    } catch (Exception e) {
+      fail("startup", e, now);
+    }
+    return 1;
+  }
+
+  private int running(long now) {
+    if (stopRequested) {
+      if (failures.isSet()) {
+        return beginClosing(now, stopDeadline.get());
+      }
+      state = RuntimeState.DRAINING;
+      deadline = stopDeadline.get();
+      return 1;
+    }
+    int work = 0;
+    try {
+      work += input.poll(now);
+    } catch (RuntimeException e) {
+      fail("input", e, now);
+      return 1;
+    }
+    work += drainIngress(now);
+    if (state == RuntimeState.RUNNING && ingress.isEmpty() && inputComplete()) {
+      return work + finishInput(now, deadlineAfter(closeTimeout));
+    }
+    return work;
+  }
+
+  private boolean inputComplete() {
+    return input.sources().isEmpty() ? apiEnded : input.isComplete();
+  }
+
+  private int draining(long now) {
+    if (failures.isSet()) {
+      return beginClosing(now, deadline);
+    }
+    if (now - deadline >= 0) {
+      int left = ingress.size();
+      if (left > 0) {
+        warn("shutdown deadline passed with " + left + " input items not evaluated");
+      }
+      return beginClosing(now, deadline);
+    }
+    int work = drainIngress(now);
+    if (state == RuntimeState.DRAINING && ingress.isEmpty()) {
+      return work + finishInput(now, deadline);
+    }
+    return work;
+  }
+
+  private int finishInput(long now, long closeDeadline) {
+    try {
+      window.flush();
+    } catch (IOException e) {
+      fail("sink", e, now);
+    } catch (RuntimeException e) {
+      fail(componentOf(e), e, now);
+    }
+    return beginClosing(now, closeDeadline);
+  }
+
+  private int drainIngress(long now) {
+    int work = 0;
+    Ingress.Item item;
+    while (work < ITEMS_PER_CYCLE && state.compareTo(RuntimeState.CLOSING) < 0
+        && (item = ingress.poll()) != null) {
+      work++;
+      handle(item, now);
+    }
+    return work;
+  }
+
+  private void handle(Ingress.Item item, long now) {
+    try {
+      if (item instanceof Ingress.Data d) {
+        for (Tick t : d.batch().ticks()) {
+          window.accept(t, now);
+        }
+      } else if (item instanceof Ingress.Control c) {
+        window.flush();
+        if (controlHandler == null) {
+          throw new ComponentException("control", new DataflowException(
+              "no control handler for " + c.request().describe()));
+        }
+        try {
+          controlHandler.onControl(c.request(), context);
+        } catch (ComponentException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new ComponentException("control", e);
+        }
+      } else if (item instanceof Ingress.End e) {
+        if (e.source().equals(API_SOURCE)) {
+          apiEnded = true;
+        } else {
+          input.onEndOfInput(e.source());
+        }
+      } else if (item instanceof Ingress.Failed f) {
+        fail("source:" + f.source(), f.error(), now);
+      }
+    } catch (MonitorException e) {
+      fail("monitor", e, now);
+    } catch (IOException e) {
+      fail("sink", e, now);
+    } catch (ComponentException e) {
+      fail(e.component(), e.getCause(), now);
+    } catch (RuntimeException e) {
+      fail(componentOf(e), e, now);
+    }
+  }
+
+  private static String componentOf(RuntimeException e) {
+    return e instanceof ComponentException c ? c.component() : "runtime";
+  }
+
+  private void fail(String component, Throwable error, long now) {
+    failures.fail(component, error);
+    if (state.compareTo(RuntimeState.CLOSING) < 0) {
+      beginClosing(now, deadlineAfter(closeTimeout));
+    }
+  }
+
+  private int beginClosing(long now, long closeDeadline) {
+    if (state == RuntimeState.CLOSING || state == RuntimeState.TERMINATED) {
+      return 0;
+    }
+    state = RuntimeState.CLOSING;
+    deadline = closeDeadline;
+    ingress.close();
+    int dropped = window.discard();
+    if (dropped > 0) {
+      warn(dropped + " windowed ticks were not evaluated");
+    }
+    Teardown teardown = new Teardown()
+        .step("flush", engine::flush)
+        .step("close input", input::close);
+    Exception early = teardown.run();
+    if (early != null) {
+      failures.fail(early.getMessage().startsWith("flush") ? "sink" : "input", early);
+    }
+    // The output may block: close it on a closer thread so the deadline can be enforced.
+    closing = new CompletableFuture<>();
+    Thread closer = new Thread(() -> {
+      try {
+        output.close();
+        closing.complete(null);
+      } catch (Throwable t) {
+        closing.completeExceptionally(t);
+      }
+    }, name + "-closer");
+    closer.setDaemon(true);
+    closer.start();
+    return 1;
+  }
+
+  private int closingStep(long now) {
+    if (closing.isDone()) {
+      try {
+        closing.join();
+      } catch (RuntimeException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        failures.fail("sink", cause);
+      }
+      terminate();
+      return 1;
+    }
+    if (now - deadline >= 0) {
+      long abandoned = output.abandon();
+      drain = new ExitReport.DrainResult(false, abandoned,
+          "the output did not close by the deadline; " + abandoned + " rows abandoned");
+      LOG.error("{}: {}", name, drain.detail());
+      warn(drain.detail());
+      terminate();
+      return 1;
+    }
+    return 0;
+  }
+
+  private void terminate() {
+    state = RuntimeState.TERMINATED;
+    ingress.terminate();
+    clock.detach(timers);
+    long rejected = ingress.rejectedOffers();
+    if (rejected > 0) {
+      warn(rejected + " offers were refused because the ingress queue was full");
+    }
+    FailureGate.Failure f = failures.get();
+    ExitReport.Outcome outcome = f == null ? ExitReport.Outcome.COMPLETED
+        : f.cancel() ? ExitReport.Outcome.CANCELLED : ExitReport.Outcome.FAILED;
+    List<String> w;
+    synchronized (warnings) {
+      w = List.copyOf(warnings);
+    }
+    report = new ExitReport(outcome, f == null ? null : f.component(),
+        f == null ? null : f.reason(), f == null ? null : f.cause(), engine.ticksIn(),
+        engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w);
+    publishStatus();
+    terminated.countDown();
+  }
+
+  private MonitorRevision monitorRevision() {
+    Monitor m = engine.monitor();
+    return m instanceof RevisionedMonitor r ? r.revision() : MonitorRevision.INITIAL;
+  }
+
+  private long interfaceRevision() {
+    return interfaceRevision;
+  }
+
+  private void publishStatus() {
+    FailureGate.Failure f = failures.get();
+    status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(), ingress.size(),
+        ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
+        interfaceRevision());
+  }
+
+  /** The name of this runtime (thread names, logs). */
+  public String name() {
+    return name;
+  }
+
+  /** The clock this runtime reads. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The owner loop's timers (owner thread only). */
+  public TimerQueue timers() {
+    return timers;
+  }
+
+  /** The earliest timer deadline, or {@link Long#MAX_VALUE} (owner thread only). */
+  public long nextTimerDeadline() {
+    long t = timers.nextDeadline();
+    return state == RuntimeState.CLOSING ? Math.min(t, deadline) : t;
+  }
+
+  /** The lifecycle state (owner thread; others read {@link #status()}). */
+  public RuntimeState state() {
+    return state;
+  }
+
+  private final class Context implements RuntimeContext {
+    @Override
+    public DirectDataflowEngine engine() {
+      return engine;
+    }
+
+    @Override
+    public InputSession inputSession() {
+      return input;
+    }
+
+    @Override
+    public OutputSession outputSession() {
+      return output;
+    }
+
+    @Override
+    public Clock clock() {
+      return clock;
+    }
+
+    @Override
+    public TimerQueue timers() {
+      return timers;
+    }
+
+    @Override
+    public long interfaceRevision() {
+      return interfaceRevision;
+    }
+
+    @Override
+    public void setInterfaceRevision(long revision) {
+      interfaceRevision = revision;
+    }
+  }
+
+  /** Builds a runtime; fails fast on a bad value. */
+  public static final class Builder {
+    private String name = "dataflow";
+    private Monitor monitor;
+    private InputSession input;
+    private OutputSession output;
+    private Clock clock = SystemClock.INSTANCE;
+    private ExecutionPolicy policy = ExecutionPolicy.BUFFERED;
+    private InputWindow window = InputWindow.none();
+    private int ingressCapacity = 4096;
+    private ControlHandler controlHandler;
+    private Duration closeTimeout = Duration.ofSeconds(30);
+    private DirectDataflowEngine.Warnings warnings;
+
+    private Builder() {}
+
+    /** The name used for threads and logs. */
+    public Builder name(String value) {
+      this.name = Objects.requireNonNull(value, "name");
+      return this;
+    }
+
+    /** The monitor to evaluate (required). */
+    public Builder monitor(Monitor value) {
+      this.monitor = Objects.requireNonNull(value, "monitor");
+      return this;
+    }
+
+    /** The input session (required; may have no sources when input comes from the handle). */
+    public Builder input(InputSession value) {
+      this.input = Objects.requireNonNull(value, "input");
+      return this;
+    }
+
+    /** The output session (required). */
+    public Builder output(OutputSession value) {
+      this.output = Objects.requireNonNull(value, "output");
+      return this;
+    }
+
+    /** The clock (default: the system clock). */
+    public Builder clock(Clock value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** The flush policy (default: buffered, every 256 ticks). */
+    public Builder policy(ExecutionPolicy value) {
+      this.policy = Objects.requireNonNull(value, "policy");
+      return this;
+    }
+
+    /** The input window (default: none). */
+    public Builder window(InputWindow value) {
+      this.window = Objects.requireNonNull(value, "window");
+      return this;
+    }
+
+    /** The ingress queue capacity, rounded up to a power of two (default 4096). */
+    public Builder ingressCapacity(int value) {
+      if (value < 2) {
+        throw new IllegalArgumentException("ingressCapacity must be at least 2: " + value);
+      }
+      this.ingressCapacity = value;
+      return this;
+    }
+
+    /** Handles control items (required to accept any). */
+    public Builder controlHandler(ControlHandler value) {
+      this.controlHandler = value;
+      return this;
+    }
+
+    /** How long closing the output may take at the end of input (default 30 s). */
+    public Builder closeTimeout(Duration value) {
+      if (value.isNegative()) {
+        throw new IllegalArgumentException("closeTimeout must not be negative: " + value);
+      }
+      this.closeTimeout = value;
+      return this;
+    }
+
+    /** Receives warnings (default: logged). */
+    public Builder warnings(DirectDataflowEngine.Warnings value) {
+      this.warnings = value;
+      return this;
+    }
+
+    /** Builds the runtime. */
+    public DataflowRuntime build() {
+      if (monitor == null) {
+        throw new IllegalStateException("a monitor is required");
+      }
+      if (input == null) {
+        throw new IllegalStateException("an input session is required");
+      }
+      if (output == null) {
+        throw new IllegalStateException("an output session is required");
+      }
+      return new DataflowRuntime(this);
+    }
+  }
+}

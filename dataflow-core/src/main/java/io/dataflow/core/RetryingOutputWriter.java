@@ -1,0 +1,152 @@
+package io.dataflow.core;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Retries a writer that fails with a {@link RetryableException}, with capped exponential
+ * backoff on the owner loop's timers. While a retry is pending, later rows queue behind the
+ * failed one (copied, so order is kept and nothing is lost); when the attempts run out the
+ * writer fails for good with every attempt listed: {@code attempt 1: ...; attempt 2: ...}.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class RetryingOutputWriter implements OutputWriter {
+  private final OutputWriter delegate;
+  private final Backoff backoff;
+  private final Clock clock;
+  private final TimerQueue timers;
+  private final int bufferLimit;
+  private final ArrayDeque<Object> pending = new ArrayDeque<>();
+  private final List<String> attempts = new ArrayList<>();
+  private TimerQueue.Timer retryTimer;
+  private IOException failure;
+
+  private record PendingFeed(long tick, RowLayout layout, Row row) {}
+
+  private static final Object FLUSH = new Object();
+
+  /**
+   * Wraps {@code delegate}.
+   *
+   * @param bufferLimit how many rows may wait behind a pending retry before feeding fails
+   */
+  public RetryingOutputWriter(OutputWriter delegate, Backoff backoff, Clock clock,
+      TimerQueue timers, int bufferLimit) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.timers = Objects.requireNonNull(timers, "timers");
+    this.bufferLimit = bufferLimit;
+  }
+
+  @Override
+  public void feed(long tick, RowLayout layout, Row row) throws IOException {
+    checkFailed();
+    if (!pending.isEmpty()) {
+      if (pending.size() >= bufferLimit) {
+        throw new IOException("retry buffer full (" + bufferLimit + " rows) while waiting to "
+            + "retry: " + String.join("; ", attempts));
+      }
+      pending.add(new PendingFeed(tick, layout, copy(row)));
+      return;
+    }
+    try {
+      delegate.feed(tick, layout, row);
+    } catch (RetryableException e) {
+      pending.add(new PendingFeed(tick, layout, copy(row)));
+      failed(e);
+    }
+  }
+
+  @Override
+  public void flush() throws IOException {
+    checkFailed();
+    if (!pending.isEmpty()) {
+      pending.add(FLUSH);
+      return;
+    }
+    try {
+      delegate.flush();
+    } catch (RetryableException e) {
+      pending.add(FLUSH);
+      failed(e);
+    }
+  }
+
+  /** Replays the pending operations at close, waiting out the backoff on the clock. */
+  @Override
+  public void close() throws IOException {
+    if (retryTimer != null) {
+      retryTimer.cancel();
+      retryTimer = null;
+    }
+    while (failure == null && !pending.isEmpty()) {
+      clock.parkUntil(clock.nanoTime() + backoff.delayNanos(attempts.size()));
+      replay();
+    }
+    checkFailed();
+    delegate.close();
+  }
+
+  private void failed(RetryableException e) throws IOException {
+    attempts.add("attempt " + (attempts.size() + 1) + ": " + Teardown.describe(e));
+    if (attempts.size() >= backoff.maxAttempts()) {
+      failure = new IOException("gave up after " + attempts.size() + " attempts: "
+          + String.join("; ", attempts), e);
+      pending.clear();
+      throw failure;
+    }
+    long due = clock.nanoTime() + backoff.delayNanos(attempts.size());
+    retryTimer = timers.schedule(due, this::retryFromTimer);
+  }
+
+  private void retryFromTimer() {
+    retryTimer = null;
+    try {
+      replay();
+    } catch (IOException e) {
+      // Sticky: surfaces on the next feed, flush or close.
+      failure = failure == null ? e : failure;
+    }
+  }
+
+  private void replay() throws IOException {
+    while (!pending.isEmpty()) {
+      Object op = pending.peek();
+      try {
+        if (op == FLUSH) {
+          delegate.flush();
+        } else {
+          PendingFeed f = (PendingFeed) op;
+          delegate.feed(f.tick, f.layout, f.row);
+        }
+      } catch (RetryableException e) {
+        failed(e);
+        return;
+      }
+      pending.poll();
+    }
+    attempts.clear();
+  }
+
+  private void checkFailed() throws IOException {
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Every failed attempt so far (cleared after a successful retry). */
+  public List<String> attempts() {
+    return List.copyOf(attempts);
+  }
+
+  private static Row copy(Row row) {
+    Row r = new Row(row.width());
+    r.copyFrom(row);
+    return r;
+  }
+}

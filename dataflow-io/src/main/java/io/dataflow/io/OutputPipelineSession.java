@@ -1,0 +1,268 @@
+package io.dataflow.io;
+
+import io.dataflow.core.Backoff;
+import io.dataflow.core.Clock;
+import io.dataflow.core.ComponentException;
+import io.dataflow.core.OutputSession;
+import io.dataflow.core.OutputWriter;
+import io.dataflow.core.RetryingOutputWriter;
+import io.dataflow.core.Row;
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.Teardown;
+import io.dataflow.core.TimerQueue;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The active destinations of a runtime and the routing of output streams to them. A
+ * destination receives every output stream, or only the streams bound to it (its rows are then
+ * projections of the full row, cached per layout). Each destination's first error is sticky and
+ * terminal for the run; a destination may declare {@link Backoff retries} for
+ * {@link io.dataflow.core.RetryableException}s.
+ *
+ * <p>Reconfiguration changes the destinations between ticks through {@link #addDestination},
+ * {@link #removeDestination} and {@link #bind}, then {@link #commitRevision(boolean)}.
+ *
+ * <p>Thread-safety: owner thread only, except {@link #abandon()}.
+ */
+public final class OutputPipelineSession implements OutputSession {
+  /**
+   * One destination.
+   *
+   * @param name unique name ({@code stdout}, {@code alerts}, ...)
+   * @param writer where its rows go
+   * @param streams the output streams routed to it, or null for every output stream
+   * @param retry the backoff for retryable errors, or null for none
+   */
+  public record Destination(String name, OutputWriter writer, Set<String> streams,
+      Backoff retry) {
+    /** Validates the destination. */
+    public Destination {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(writer, "writer");
+      streams = streams == null ? null : Set.copyOf(streams);
+    }
+
+    /** A destination receiving every output stream, without retries. */
+    public static Destination all(String name, OutputWriter writer) {
+      return new Destination(name, writer, null, null);
+    }
+  }
+
+  private final class Active {
+    final Destination spec;
+    OutputWriter writer;
+    Set<String> streams;
+    IOException failure;
+    final Map<RowLayout, Projection> projections = new IdentityHashMap<>();
+
+    Active(Destination spec) {
+      this.spec = spec;
+      this.writer = spec.writer();
+      this.streams = spec.streams();
+    }
+
+    void feed(long tick, RowLayout layout, Row row) throws IOException {
+      if (streams == null) {
+        writer.feed(tick, layout, row);
+        return;
+      }
+      Projection p = projections.get(layout);
+      if (p == null) {
+        p = new Projection(layout, streams);
+        projections.put(layout, p);
+      }
+      if (p.layout.width() > 0) {
+        p.fill(row);
+        writer.feed(tick, p.layout, p.row);
+      }
+    }
+  }
+
+  /** The part of a row that one destination receives. */
+  private static final class Projection {
+    final int[] from;
+    final RowLayout layout;
+    final Row row;
+
+    Projection(RowLayout full, Set<String> streams) {
+      List<String> names = new ArrayList<>();
+      List<Integer> idx = new ArrayList<>();
+      for (int i = 0; i < full.width(); i++) {
+        if (streams.contains(full.name(i))) {
+          names.add(full.name(i));
+          idx.add(i);
+        }
+      }
+      this.from = idx.stream().mapToInt(Integer::intValue).toArray();
+      this.layout = RowLayout.of(names);
+      this.row = layout.newRow();
+    }
+
+    void fill(Row full) {
+      for (int i = 0; i < from.length; i++) {
+        row.setRaw(i, full.kind(from[i]), full.bits(from[i]), full.ref(from[i]));
+      }
+    }
+  }
+
+  private final Map<String, Active> active = new LinkedHashMap<>();
+  private Clock clock;
+  private TimerQueue timers;
+  private long revision;
+
+  /** A session over the given destinations. */
+  public OutputPipelineSession(List<Destination> destinations) {
+    for (Destination d : destinations) {
+      if (active.put(d.name(), new Active(d)) != null) {
+        throw new IllegalArgumentException("duplicate destination '" + d.name() + "'");
+      }
+    }
+  }
+
+  @Override
+  public void open(Clock clock, TimerQueue timers) {
+    this.clock = clock;
+    this.timers = timers;
+    for (Active a : active.values()) {
+      wrapRetry(a);
+    }
+  }
+
+  private void wrapRetry(Active a) {
+    if (a.spec.retry() != null && clock != null) {
+      a.writer = new RetryingOutputWriter(a.spec.writer(), a.spec.retry(), clock, timers, 65536);
+    }
+  }
+
+  @Override
+  public void feed(long tick, RowLayout layout, Row row) {
+    for (Active a : active.values()) {
+      guard(a, () -> a.feed(tick, layout, row));
+    }
+  }
+
+  @Override
+  public void flush() {
+    for (Active a : active.values()) {
+      guard(a, a.writer::flush);
+    }
+  }
+
+  /** Flushes and closes every destination; errors are joined. */
+  @Override
+  public void close() throws IOException {
+    Teardown t = new Teardown();
+    for (Active a : active.values()) {
+      t.step("sink:" + a.spec.name(), () -> {
+        if (a.failure == null) {
+          a.writer.close();
+        } else {
+          a.writer.close(); // still release it; the failure was already reported
+        }
+      });
+    }
+    Exception e = t.run();
+    if (e != null) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public long abandon() {
+    long rows = 0;
+    for (Active a : active.values()) {
+      if (a.writer instanceof AsyncOutputWriter async) {
+        rows += async.abandon();
+      }
+    }
+    return rows;
+  }
+
+  private interface Io {
+    void run() throws IOException;
+  }
+
+  private void guard(Active a, Io op) {
+    if (a.failure != null) {
+      throw new ComponentException("sink:" + a.spec.name(), a.failure);
+    }
+    try {
+      op.run();
+    } catch (IOException | RuntimeException e) {
+      a.failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+      throw new ComponentException("sink:" + a.spec.name(), a.failure);
+    }
+  }
+
+  // ---------------------------------------------------------------- reconfiguration
+
+  /** The destinations and the streams bound to each (null = every stream). */
+  public Map<String, Set<String>> routing() {
+    Map<String, Set<String>> m = new LinkedHashMap<>();
+    active.forEach((k, v) -> m.put(k, v.streams));
+    return m;
+  }
+
+  /** Flushes one destination (before its interface changes). */
+  public void flush(String destination) {
+    Active a = require(destination);
+    guard(a, a.writer::flush);
+  }
+
+  /** Adds and opens a destination. */
+  public void addDestination(Destination d) {
+    if (active.containsKey(d.name())) {
+      throw new IllegalArgumentException("destination '" + d.name() + "' already exists");
+    }
+    Active a = new Active(d);
+    wrapRetry(a);
+    active.put(d.name(), a);
+  }
+
+  /** Flushes, closes and removes a destination. */
+  public void removeDestination(String name) throws IOException {
+    Active a = require(name);
+    guard(a, a.writer::flush);
+    active.remove(name);
+    a.writer.close();
+  }
+
+  /** Routes {@code streams} (null = every stream) to a destination. */
+  public void bind(String destination, Set<String> streams) {
+    Active a = require(destination);
+    a.streams = streams == null ? null : Set.copyOf(streams);
+    a.projections.clear();
+  }
+
+  /** Ends a reconfiguration: the revision advances when the interface changed. */
+  public void commitRevision(boolean interfaceChanged) {
+    if (interfaceChanged) {
+      revision++;
+    }
+  }
+
+  /** Sets the revision (a runtime continuing another's count). */
+  public void setRevision(long value) {
+    revision = value;
+  }
+
+  private Active require(String name) {
+    Active a = active.get(name);
+    if (a == null) {
+      throw new IllegalArgumentException("no destination '" + name + "'");
+    }
+    return a;
+  }
+
+  @Override
+  public long revision() {
+    return revision;
+  }
+}

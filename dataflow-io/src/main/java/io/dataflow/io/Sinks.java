@@ -1,0 +1,147 @@
+package io.dataflow.io;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.OutputWriter;
+import io.dataflow.core.Row;
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.Value;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Ready-made output writers: text and JSON Lines onto a stream or a file, a callback, a
+ * collecting sink and a null sink.
+ */
+public final class Sinks {
+  private Sinks() {}
+
+  /** The text format (LANGUAGE.md section 8) onto {@code out}, which stays open. */
+  public static OutputWriter text(OutputStream out) {
+    return new TextOutputWriter(writer(out), false);
+  }
+
+  /** The text format into a new file (UTF-8). */
+  public static OutputWriter textFile(Path path) throws IOException {
+    return new TextOutputWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), true);
+  }
+
+  /** JSON Lines onto {@code out}, which stays open. */
+  public static OutputWriter jsonLines(OutputStream out) {
+    return new JsonLinesOutputWriter(writer(out), false);
+  }
+
+  /** JSON Lines into a new file (UTF-8). */
+  public static OutputWriter jsonLinesFile(Path path) throws IOException {
+    return new JsonLinesOutputWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), true);
+  }
+
+  /** Calls {@code callback} with each tick that has a present output, on the owner thread. */
+  public static OutputWriter callback(Consumer<OutputRow> callback) {
+    Objects.requireNonNull(callback, "callback");
+    return new OutputWriter() {
+      @Override
+      public void feed(long tick, RowLayout layout, Row row) {
+        OutputRow r = box(tick, layout, row);
+        if (!r.values().isEmpty()) {
+          callback.accept(r);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /** Discards every row. */
+  public static OutputWriter nullSink() {
+    return new OutputWriter() {
+      @Override
+      public void feed(long tick, RowLayout layout, Row row) {}
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /** A new collecting sink. */
+  public static Collecting collecting() {
+    return new Collecting();
+  }
+
+  /**
+   * Keeps every tick that has a present output. Thread-safety: written by the owner thread,
+   * readable from any thread (reads take a snapshot).
+   */
+  public static final class Collecting implements OutputWriter {
+    private final List<OutputRow> rows = new ArrayList<>();
+    private boolean closed;
+
+    @Override
+    public synchronized void feed(long tick, RowLayout layout, Row row) {
+      OutputRow r = box(tick, layout, row);
+      if (!r.values().isEmpty()) {
+        rows.add(r);
+      }
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public synchronized void close() {
+      closed = true;
+    }
+
+    /** The rows collected so far. */
+    public synchronized List<OutputRow> rows() {
+      return List.copyOf(rows);
+    }
+
+    /** The rows collected so far in the text output format, one line per value. */
+    public synchronized List<String> lines() {
+      List<String> out = new ArrayList<>();
+      for (OutputRow r : rows) {
+        for (Map.Entry<String, Value> e : r.values().entrySet()) {
+          out.add(e.getKey() + "[" + r.tick() + "] = " + e.getValue());
+        }
+      }
+      return out;
+    }
+
+    /** True once closed. */
+    public synchronized boolean isClosed() {
+      return closed;
+    }
+  }
+
+  static OutputRow box(long tick, RowLayout layout, Row row) {
+    Map<String, Value> values = new LinkedHashMap<>();
+    for (int i = 0; i < row.width(); i++) {
+      if (row.kind(i) != Kind.NOVAL) {
+        values.put(layout.name(i), row.get(i));
+      }
+    }
+    return new OutputRow(tick, values);
+  }
+
+  private static java.io.Writer writer(OutputStream out) {
+    return new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+  }
+}

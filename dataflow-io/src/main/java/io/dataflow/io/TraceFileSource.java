@@ -1,0 +1,132 @@
+package io.dataflow.io;
+
+import io.dataflow.core.ControlRequest;
+import io.dataflow.core.Source;
+import io.dataflow.core.SourceContext;
+import io.dataflow.core.Tick;
+import io.dataflow.core.TickBatch;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A pull-style source reading a trace file (LANGUAGE.md section 7) on the owner thread: ticks
+ * go out in batches, {@code @reconfigure} lines as {@link EncodedControlRequest} control items
+ * in their place in the input, and a bad line fails the source after every tick before it.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class TraceFileSource implements Source {
+  private static final int TICKS_PER_BATCH = 64;
+  private static final int ITEMS_PER_POLL = 16;
+  private static final Object END = new Object();
+
+  private final String name;
+  private final Path path;
+  private final Reader reader;
+  private final String fileName;
+  private TraceReader trace;
+  private SourceContext context;
+  /** The next item to deliver: a batch, a control request, END or the error. */
+  private Object held;
+  private Object lookahead;
+  private boolean done;
+
+  private TraceFileSource(String name, Path path, Reader reader, String fileName) {
+    this.name = name;
+    this.path = path;
+    this.reader = reader;
+    this.fileName = fileName;
+  }
+
+  /** A source reading the trace file at {@code path}. */
+  public static TraceFileSource open(String name, Path path) {
+    return new TraceFileSource(name, path, null, path.toString());
+  }
+
+  /** A source reading a trace from {@code reader}; {@code fileName} names it in messages. */
+  public static TraceFileSource of(String name, Reader reader, String fileName) {
+    return new TraceFileSource(name, null, reader, fileName);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void open(SourceContext ctx) throws IOException {
+    this.context = ctx;
+    this.trace = path != null ? TraceReader.open(path) : new TraceReader(fileName, reader);
+  }
+
+  @Override
+  public int poll(long nowNanos) {
+    int work = 0;
+    while (!done && work < ITEMS_PER_POLL) {
+      if (held == null) {
+        held = assemble();
+      }
+      if (held instanceof TickBatch b) {
+        if (!context.offer(b)) {
+          return work; // the queue is full: try again on the next poll
+        }
+      } else if (held instanceof ControlRequest c) {
+        context.submitControl(c, Long.MAX_VALUE);
+      } else if (held == END) {
+        done = true;
+        context.complete();
+      } else {
+        done = true;
+        context.fail((Throwable) held);
+      }
+      held = null;
+      work++;
+    }
+    return work;
+  }
+
+  /** The next deliverable: consecutive ticks form one batch, stopping before anything else. */
+  private Object assemble() {
+    Object first = lookahead != null ? lookahead : read();
+    lookahead = null;
+    if (!(first instanceof TraceReader.Tick t0)) {
+      return first instanceof TraceReader.Reconfigure r
+          ? new EncodedControlRequest(r.json(), r.location()) : first;
+    }
+    List<Tick> ticks = new ArrayList<>();
+    ticks.add(Tick.of(t0.values()));
+    while (ticks.size() < TICKS_PER_BATCH) {
+      Object next = read();
+      if (next instanceof TraceReader.Tick t) {
+        ticks.add(Tick.of(t.values()));
+      } else {
+        lookahead = next;
+        break;
+      }
+    }
+    return TickBatch.of(ticks);
+  }
+
+  private Object read() {
+    try {
+      TraceReader.Item item = trace.next();
+      return item == null ? END : item;
+    } catch (TraceException e) {
+      return e;
+    } catch (UncheckedIOException e) {
+      return e.getCause();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    done = true;
+    if (trace != null) {
+      trace.close();
+    }
+  }
+}

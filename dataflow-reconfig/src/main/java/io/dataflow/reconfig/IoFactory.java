@@ -1,0 +1,22 @@
+package io.dataflow.reconfig;
+
+import io.dataflow.core.OutputWriter;
+import io.dataflow.core.Source;
+
+/**
+ * Creates the sources and destinations a request describes by type. Validation is
+ * resource-free (planning calls it); creation happens only when a plan is applied.
+ */
+public interface IoFactory {
+  /** Checks a source description without opening anything. */
+  void validateSource(IoSpec spec);
+
+  /** Creates (but does not open) a source. */
+  Source createSource(String name, IoSpec spec) throws Exception;
+
+  /** Checks a destination description without opening anything. */
+  void validateDestination(IoSpec spec);
+
+  /** Creates a destination's writer. */
+  OutputWriter createDestination(String name, IoSpec spec) throws Exception;
+}

@@ -1,0 +1,28 @@
+package io.dataflow.reconfig;
+
+import io.dataflow.monitor.TransferMapping;
+
+/** What happens to the monitor (LANGUAGE.md section 10). */
+public sealed interface MonitorReconfigurationPlan {
+  /** The same definition key: nothing is rebuilt, all state stays. */
+  record RetainExact() implements MonitorReconfigurationPlan {}
+
+  /**
+   * A fresh monitor, no state moves.
+   *
+   * @param reason why (context transfer disabled, or the active monitor failed)
+   */
+  record InstallCold(String reason) implements MonitorReconfigurationPlan {}
+
+  /**
+   * A new monitor that takes over the state the mapping says.
+   *
+   * @param mapping the validated semantic mapping
+   */
+  record Transfer(TransferMapping mapping) implements MonitorReconfigurationPlan {}
+
+  /** The plan's name as acknowledgements and logs print it. */
+  default String kind() {
+    return getClass().getSimpleName();
+  }
+}

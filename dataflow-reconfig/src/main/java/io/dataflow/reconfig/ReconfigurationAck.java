@@ -1,0 +1,34 @@
+package io.dataflow.reconfig;
+
+import io.dataflow.monitor.ContextTransferReport;
+
+/**
+ * The acknowledgement of a reconfiguration request, delivered after every step of the cutover
+ * was applied and before any tick admitted after the request is evaluated.
+ *
+ * @param accepted false when the request was rejected and the runtime kept running (only with
+ *     {@link RejectPolicy#KEEP_RUNNING})
+ * @param monitorRevision the monitor revision after the request
+ * @param interfaceRevision the interface revision after the request
+ * @param monitorChanged the definition key changed
+ * @param interfaceChanged the interface revision advanced
+ * @param plan {@code RetainExact}, {@code Transfer} or {@code InstallCold} (null if rejected)
+ * @param transfer what state moved (null if rejected)
+ * @param effectiveTick the first tick the new configuration evaluates
+ * @param reason why the request was rejected, or null
+ * @param origin where the request came from
+ */
+public record ReconfigurationAck(boolean accepted, long monitorRevision, long interfaceRevision,
+    boolean monitorChanged, boolean interfaceChanged, String plan,
+    ContextTransferReport transfer, long effectiveTick, String reason, String origin) {
+
+  /** The CLI's one-line rendering. */
+  public String toLine() {
+    if (!accepted) {
+      return "ack rejected monitor_revision=" + monitorRevision + " interface_revision="
+          + interfaceRevision + " reason=" + reason;
+    }
+    return "ack monitor_revision=" + monitorRevision + " interface_revision=" + interfaceRevision
+        + " monitor_changed=" + monitorChanged + " interface_changed=" + interfaceChanged;
+  }
+}
