@@ -60,7 +60,7 @@ public final class DataflowRuntime implements AutoCloseable {
   // Owner-thread state.
   private RuntimeState state = RuntimeState.NEW;
   private long deadline;
-  private CompletableFuture<Void> closing;
+  private volatile CompletableFuture<Void> closing;
   private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
   private boolean apiEnded;
   private boolean threaded;
@@ -281,12 +281,13 @@ public final class DataflowRuntime implements AutoCloseable {
     }
     long now = clock.nanoTime();
     int work = 0;
-    try {
-      work += timers.fireDue(now);
-    } catch (ComponentException e) {
-      fail(e.component(), e.getCause(), now);
-    } catch (RuntimeException e) {
-      fail("timer", e, now);
+    work += timers.fireDue(now);
+    for (RuntimeException e; (e = timers.pollFailure()) != null; work++) {
+      if (e instanceof ComponentException c) {
+        fail(c.component(), c.getCause(), now);
+      } else {
+        fail("timer", e, now);
+      }
     }
     switch (state) {
       case NEW:
@@ -557,6 +558,27 @@ public final class DataflowRuntime implements AutoCloseable {
   public long nextTimerDeadline() {
     long t = timers.nextDeadline();
     return state == RuntimeState.CLOSING ? Math.min(t, deadline) : t;
+  }
+
+  /**
+   * Waits, in real time and bounded, for the output close that shutdown started on the closer
+   * thread (a stepping caller uses this instead of spinning).
+   *
+   * @return true when the close has finished (or none is running)
+   */
+  public boolean awaitOutputClosed(Duration timeout) throws InterruptedException {
+    CompletableFuture<Void> c = closing;
+    if (c == null) {
+      return true;
+    }
+    try {
+      c.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    }
   }
 
   /** The lifecycle state (owner thread; others read {@link #status()}). */

@@ -15,6 +15,7 @@ import java.util.Objects;
  * <p>Thread-safety: owner thread only.
  */
 public final class RetryingOutputWriter implements OutputWriter {
+  private final String component;
   private final OutputWriter delegate;
   private final Backoff backoff;
   private final Clock clock;
@@ -32,10 +33,12 @@ public final class RetryingOutputWriter implements OutputWriter {
   /**
    * Wraps {@code delegate}.
    *
+   * @param component the name reported when the retries run out ({@code sink:alerts})
    * @param bufferLimit how many rows may wait behind a pending retry before feeding fails
    */
-  public RetryingOutputWriter(OutputWriter delegate, Backoff backoff, Clock clock,
-      TimerQueue timers, int bufferLimit) {
+  public RetryingOutputWriter(String component, OutputWriter delegate, Backoff backoff,
+      Clock clock, TimerQueue timers, int bufferLimit) {
+    this.component = Objects.requireNonNull(component, "component");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -109,8 +112,9 @@ public final class RetryingOutputWriter implements OutputWriter {
     try {
       replay();
     } catch (IOException e) {
-      // Sticky: surfaces on the next feed, flush or close.
+      // Sticky for later calls, and fatal now: the owner loop fails the run from the timer.
       failure = failure == null ? e : failure;
+      throw new ComponentException(component, failure);
     }
   }
 

@@ -16,6 +16,7 @@ public final class TimerQueue {
           (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline)
               : Long.compare(a.sequence, b.sequence));
   private long sequence;
+  private final java.util.ArrayDeque<RuntimeException> failures = new java.util.ArrayDeque<>();
 
   /** A scheduled timer; {@link #cancel()} stops it. */
   public final class Timer {
@@ -78,6 +79,23 @@ public final class TimerQueue {
   }
 
   /**
+   * Runs one action; what it throws is kept for the owner (see {@link #pollFailure()}) rather
+   * than thrown at whoever fired it (a manual clock in a test, say).
+   */
+  private void run(Timer t) {
+    try {
+      t.action.run();
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+  }
+
+  /** The oldest error a timer action threw and nobody collected yet, or null. */
+  public RuntimeException pollFailure() {
+    return failures.poll();
+  }
+
+  /**
    * Fires every timer whose deadline is at or before {@code nowNanos}, in deadline order.
    *
    * @return the number of timers fired
@@ -98,11 +116,11 @@ public final class TimerQueue {
         t.sequence = sequence++;
         queue.add(t);
         fired++;
-        t.action.run();
+        run(t);
       } else {
         t.cancelled = true;
         fired++;
-        t.action.run();
+        run(t);
       }
     }
     return fired;

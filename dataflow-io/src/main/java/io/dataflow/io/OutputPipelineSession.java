@@ -137,7 +137,8 @@ public final class OutputPipelineSession implements OutputSession {
 
   private void wrapRetry(Active a) {
     if (a.spec.retry() != null && clock != null) {
-      a.writer = new RetryingOutputWriter(a.spec.writer(), a.spec.retry(), clock, timers, 65536);
+      a.writer = new RetryingOutputWriter("sink:" + a.spec.name(), a.spec.writer(),
+          a.spec.retry(), clock, timers, 65536);
     }
   }
 
@@ -160,13 +161,8 @@ public final class OutputPipelineSession implements OutputSession {
   public void close() throws IOException {
     Teardown t = new Teardown();
     for (Active a : active.values()) {
-      t.step("sink:" + a.spec.name(), () -> {
-        if (a.failure == null) {
-          a.writer.close();
-        } else {
-          a.writer.close(); // still release it; the failure was already reported
-        }
-      });
+      // A destination that failed is still closed to release it; its failure was reported.
+      t.step("sink:" + a.spec.name(), a.writer::close);
     }
     Exception e = t.run();
     if (e != null) {
