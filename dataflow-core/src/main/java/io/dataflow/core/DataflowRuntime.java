@@ -581,6 +581,11 @@ public final class DataflowRuntime implements AutoCloseable {
     }
   }
 
+  /** The monitor the engine evaluates now (owner thread only; for inspection). */
+  public Monitor activeMonitor() {
+    return engine.monitor();
+  }
+
   /** The lifecycle state (owner thread; others read {@link #status()}). */
   public RuntimeState state() {
     return state;

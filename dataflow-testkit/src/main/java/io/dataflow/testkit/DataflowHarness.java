@@ -57,6 +57,7 @@ public final class DataflowHarness implements AutoCloseable {
   private final AckQueue acks;
   private final List<ReconfigurationAck> acknowledged = new ArrayList<>();
   private final Duration closeGrace;
+  private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private DataflowHarness(Builder b) {
     this.clock = b.clock;
@@ -76,7 +77,10 @@ public final class DataflowHarness implements AutoCloseable {
         .ingressCapacity(b.ingressCapacity)
         .monitorOptions(b.monitorOptions)
         .acknowledgements(acks)
-        .warnings(w -> { });
+        .warnings(warnings::add);
+    if (b.ioFactory != null) {
+      rb.ioFactory(b.ioFactory);
+    }
     if (b.program != null) {
       rb.program(b.program);
     } else {
@@ -162,9 +166,9 @@ public final class DataflowHarness implements AutoCloseable {
     runUntilIdle();
     ReconfigurationAck ack = acks.poll();
     if (ack == null) {
-      ExitReport r = runtime.exitReport();
+      String error = runtime.status().lastError();
       throw new IllegalStateException("no acknowledgement"
-          + (r == null ? "" : "; the run ended: " + r.component() + ": " + r.reason()));
+          + (error == null ? "" : "; the run is ending: " + error));
     }
     acknowledged.add(ack);
     return ack;
@@ -267,6 +271,11 @@ public final class DataflowHarness implements AutoCloseable {
     return List.copyOf(acknowledged);
   }
 
+  /** The warnings raised so far (an undeclared input name, ...). */
+  public List<String> warnings() {
+    return List.copyOf(warnings);
+  }
+
   /** The runtime's status snapshot. */
   public RuntimeStatus status() {
     return runtime.status();
@@ -312,6 +321,7 @@ public final class DataflowHarness implements AutoCloseable {
     private int ingressCapacity = 1024;
     private DataflowMonitor.Options monitorOptions = DataflowMonitor.Options.DEFAULT;
     private Set<String> collectedStreams;
+    private io.dataflow.reconfig.IoFactory ioFactory;
     private final List<SourceSpec> sources = new ArrayList<>();
     private final List<DestinationSpec> destinations = new ArrayList<>();
 
@@ -410,6 +420,12 @@ public final class DataflowHarness implements AutoCloseable {
     public Builder destination(String name, OutputWriter writer, Set<String> streams,
         Backoff retry) {
       destinations.add(new DestinationSpec(name, writer, streams, retry));
+      return this;
+    }
+
+    /** Creates the sources and destinations requests describe (default: the standard ones). */
+    public Builder ioFactory(io.dataflow.reconfig.IoFactory value) {
+      this.ioFactory = value;
       return this;
     }
 
