@@ -39,10 +39,14 @@ class ThreadedReconfigurationTest {
   void ticksAreEvaluatedOnceByTheOldMonitorBeforeTheBarrierAndTheNewOneAfter()
       throws Exception {
     List<OutputRow> rows = new ArrayList<>();
+    java.util.concurrent.atomic.AtomicLong latest = new java.util.concurrent.atomic.AtomicLong();
     AckQueue acks = new AckQueue(64);
     DataflowRuntime runtime = ReconfigurableDataflowRuntimeBuilder.create()
         .specification("v1.dsrv", spec(1))
-        .destination("rows", Sinks.callback(rows::add))
+        .destination("rows", Sinks.callback(r -> {
+          rows.add(r);
+          latest.set(((Value.Int) r.values().get("version")).value());
+        }))
         .policy(ExecutionPolicy.BUFFERED)
         .acknowledgements(acks)
         .build();
@@ -78,6 +82,11 @@ class ThreadedReconfigurationTest {
       assertThat(ack).isNotNull();
       assertThat(ack.plan()).isEqualTo("Transfer");
       assertThat(ack.transfer().transferred()).contains("count", "op", "os");
+      // Let rows of this version flow before the next barrier (bounded, no sleep).
+      long until = io.dataflow.core.SystemClock.INSTANCE.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (latest.get() != v && io.dataflow.core.SystemClock.INSTANCE.nanoTime() < until) {
+        Thread.onSpinWait();
+      }
     }
     stop.set(true);
     for (Thread t : threads) {
