@@ -114,6 +114,14 @@ public final class TraceReader implements Closeable {
         fail(e);
       }
     }
+    Item head = ready.peek();
+    if (head instanceof Tick t) {
+      if (nextTick < t.number()) {
+        // Gap ticks are made one per call: a gap of 10^12 ticks must stream, not fill memory.
+        return new Tick(nextTick++, Collections.emptyMap(), 0);
+      }
+      nextTick = t.number() + 1;
+    }
     return ready.poll();
   }
 
@@ -213,8 +221,7 @@ public final class TraceReader implements Closeable {
     } catch (TraceValueParser.Failure f) {
       throw error(f.offset, f.getMessage());
     }
-    into.remove(name); // the last assignment wins
-    into.put(name, v);
+    into.put(name, v); // the last assignment wins; the name keeps its first position
   }
 
   private void directive(String line, int start) {
@@ -245,10 +252,7 @@ public final class TraceReader implements Closeable {
     if (pending == null) {
       return;
     }
-    while (nextTick < pendingNumber) {
-      ready.add(new Tick(nextTick++, Collections.emptyMap(), 0));
-    }
-    ready.add(new Tick(nextTick++, Collections.unmodifiableMap(pending), pendingLine));
+    ready.add(new Tick(pendingNumber, Collections.unmodifiableMap(pending), pendingLine));
     pending = null;
   }
 
