@@ -149,8 +149,17 @@ public final class TraceReader implements Closeable {
     char c = line.charAt(start);
     if (c == '@') {
       directive(line, start);
-    } else if (Character.isDigit(c) && isTickLine(line, start)) {
+    } else if (isDigit(c) && isTickLine(line, start)) {
       tickLine(line, start);
+    } else if (c == '-' && start + 1 < line.length() && isDigit(line.charAt(start + 1))
+        && isTickLine(line, start + 1)) {
+      // A negative tick is a bad tick line, not a bad continuation: the tick above is complete.
+      flushPending();
+      int end = start + 1;
+      while (isDigit(line.charAt(end))) {
+        end++;
+      }
+      throw error(start, "tick numbers are non-negative: " + line.substring(start, end));
     } else {
       if (pending == null) {
         throw error(start, "assignment before the first tick (start a tick with 'N: name = value')");
@@ -159,9 +168,14 @@ public final class TraceReader implements Closeable {
     }
   }
 
+  /** ASCII only: Character.isDigit accepts other scripts' digits, which ticks do not use. */
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
   private static boolean isTickLine(String line, int start) {
     int i = start;
-    while (i < line.length() && Character.isDigit(line.charAt(i))) {
+    while (i < line.length() && isDigit(line.charAt(i))) {
       i++;
     }
     while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
@@ -173,7 +187,7 @@ public final class TraceReader implements Closeable {
   private void tickLine(String line, int start) {
     flushPending();
     int i = start;
-    while (Character.isDigit(line.charAt(i))) {
+    while (isDigit(line.charAt(i))) {
       i++;
     }
     long number;
@@ -230,10 +244,10 @@ public final class TraceReader implements Closeable {
       i++;
     }
     String name = line.substring(start + 1, i);
+    flushPending(); // a directive line ends the tick above, even when it is a bad one
     if (!name.equals("reconfigure")) {
       throw error(start, "unknown directive '@" + name + "' (expected @reconfigure)");
     }
-    flushPending();
     while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
       i++;
     }
