@@ -162,7 +162,9 @@ public final class TraceReader implements Closeable {
       throw error(start, "tick numbers are non-negative: " + line.substring(start, end));
     } else {
       if (pending == null) {
-        throw error(start, "assignment before the first tick (start a tick with 'N: name = value')");
+        // After @reconfigure there is a previous tick, but the assignment belongs to none.
+        String where = lastTick < 0 ? "before the first tick" : "after @reconfigure, outside a tick";
+        throw error(start, "assignment " + where + " (start a tick with 'N: name = value')");
       }
       assignment(line, start, pending);
     }
