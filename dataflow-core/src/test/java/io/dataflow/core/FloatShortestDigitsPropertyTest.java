@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and the bits of the double, so it can be replayed.
  */
 class FloatShortestDigitsPropertyTest {
-  private static final int SAMPLES_PER_SEED = 600;
+  private static final int SAMPLES_PER_SEED = 400;
 
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {1L, 2L, 3L, 42L, 1234567L, 0x5DEECE66DL, -7L, 20240229L})

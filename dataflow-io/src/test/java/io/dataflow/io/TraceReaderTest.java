@@ -66,6 +66,11 @@ class TraceReaderTest {
   }
 
   @Test
+  void needsNoSpacesAroundColonAndEqualsSign() {
+    assertThat(TraceRun.of("0:x=1\n  y=\"a\"\n").ticks()).containsExactly("0: x=Int(1), y=Str(\"a\")");
+  }
+
+  @Test
   void acceptsSpaceBeforeTheColonOfATick() {
     assertThat(TraceRun.of("0 : x = 1\n1\t: y = 2\n").ticks())
         .containsExactly("0: x=Int(1)", "1: y=Int(2)");
@@ -130,6 +135,28 @@ class TraceReaderTest {
   void skipsAByteOrderMarkBeforeACommentOrABlankFirstLine() {
     assertThat(TraceRun.of("\uFEFF// c\n0: x = 1\n").ticks()).containsExactly("0: x=Int(1)");
     assertThat(TraceRun.of("\uFEFF\n0: x = 1\n").ticks()).containsExactly("0: x=Int(1)");
+  }
+
+  @Test
+  void countsColumnsAfterTheByteOrderMark() {
+    assertThat(TraceRun.of("\uFEFF0: x = ?\n").error)
+        .hasMessage("trace.input:1:8: unexpected character '?'");
+  }
+
+  @Test
+  void reportsAFailingReaderAsUncheckedIoException() {
+    TraceReader reader = new TraceReader("t", new java.io.Reader() {
+      @Override
+      public int read(char[] buf, int off, int len) throws IOException {
+        throw new IOException("disk gone");
+      }
+
+      @Override
+      public void close() {}
+    });
+    assertThatThrownBy(reader::next)
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining("disk gone");
   }
 
   @Test
