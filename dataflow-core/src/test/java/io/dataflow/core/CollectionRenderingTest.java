@@ -34,8 +34,9 @@ class CollectionRenderingTest {
             Value.UNIT,
             Value.of("q\""));
     assertThat(v)
-        .hasToString("List([List([]), Map({\"k\": List([Float(1.5), Bool(true)])}), Unit,"
-            + " Str(\"q\\\"\")])");
+        .hasToString(
+            "List([List([]), Map({\"k\": List([Float(1.5), Bool(true)])}), Unit,"
+                + " Str(\"q\\\"\")])");
     assertThat(ValueFormat.format(v)).isEqualTo(v.toString());
   }
 

@@ -12,9 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Seeded property test of {@link ValueFormat#formatFloat}: for random doubles the printed digits
  * parse back to the same double, no decimal with fewer significant digits does, among the
- * candidates with the printed number of digits the closest one is printed (ties upwards, as
- * Rust does), and the notation follows the plain/exponent thresholds. A failure names its seed
- * and the bits of the double, so it can be replayed.
+ * candidates with the printed number of digits the closest one is printed (ties upwards, as Rust
+ * does), and the notation follows the plain/exponent thresholds. A failure names its seed and the
+ * bits of the double, so it can be replayed.
  */
 class FloatShortestDigitsPropertyTest {
   private static final int SAMPLES_PER_SEED = 400;
@@ -57,9 +57,14 @@ class FloatShortestDigitsPropertyTest {
         .isEqualTo(bits);
     double abs = Math.abs(d);
     if (abs >= 1e16 || abs < 1e-4) {
-      assertThat(printed).as("exponent form; %s", context).matches("-?[1-9](\\.[0-9]*[1-9])?e-?[1-9][0-9]*");
+      assertThat(printed)
+          .as("exponent form; %s", context)
+          .matches("-?[1-9](\\.[0-9]*[1-9])?e-?[1-9][0-9]*");
     } else {
-      assertThat(printed).as("plain form; %s", context).matches("-?[0-9]+\\.[0-9]+").doesNotContain("e");
+      assertThat(printed)
+          .as("plain form; %s", context)
+          .matches("-?[0-9]+\\.[0-9]+")
+          .doesNotContain("e");
     }
 
     BigDecimal exact = new BigDecimal(abs);

@@ -50,8 +50,16 @@ class RowTest {
   @Test
   void boxesEveryKindBackToAnEqualValue() {
     Value[] values = {
-      Value.of(7), Value.of(2.5), Value.of("x"), Value.TRUE, Value.FALSE, Value.UNIT,
-      Value.list(Value.of(1)), Value.map("k", Value.of(1)), Value.DEFERRED, Value.NOVAL
+      Value.of(7),
+      Value.of(2.5),
+      Value.of("x"),
+      Value.TRUE,
+      Value.FALSE,
+      Value.UNIT,
+      Value.list(Value.of(1)),
+      Value.map("k", Value.of(1)),
+      Value.DEFERRED,
+      Value.NOVAL
     };
     Row row = new Row(values.length);
     for (int i = 0; i < values.length; i++) {

@@ -21,7 +21,8 @@ class StringQuotingTest {
 
   @Test
   void keepsNonAsciiTextIncludingSupplementaryCharacters() {
-    assertThat(ValueFormat.quote("\u00e9\u4e2d\uD83D\uDE00")).isEqualTo("\"\u00e9\u4e2d\uD83D\uDE00\"");
+    assertThat(ValueFormat.quote("\u00e9\u4e2d\uD83D\uDE00"))
+        .isEqualTo("\"\u00e9\u4e2d\uD83D\uDE00\"");
   }
 
   @Test

@@ -8,10 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Timers fire in deadline order, ties in scheduling order; periodic timers fire at most once
- * per {@link TimerQueue#fireDue} call. Times are compared as {@code System.nanoTime} values
- * (only differences count), so queues near {@link Long#MAX_VALUE} keep working across the wrap.
- * Each test asserts the exact log of fired events.
+ * Timers fire in deadline order, ties in scheduling order; periodic timers fire at most once per
+ * {@link TimerQueue#fireDue} call. Times are compared as {@code System.nanoTime} values (only
+ * differences count), so queues near {@link Long#MAX_VALUE} keep working across the wrap. Each test
+ * asserts the exact log of fired events.
  */
 class TimerQueueTest {
   private final TimerQueue timers = new TimerQueue();
@@ -112,10 +112,14 @@ class TimerQueueTest {
   @Test
   void cancelStopsAPeriodicTimerEvenFromItsOwnAction() {
     TimerQueue.Timer[] self = new TimerQueue.Timer[1];
-    self[0] = timers.schedulePeriodic(0, 5, () -> {
-      log.add("p");
-      self[0].cancel();
-    });
+    self[0] =
+        timers.schedulePeriodic(
+            0,
+            5,
+            () -> {
+              log.add("p");
+              self[0].cancel();
+            });
     timers.fireDue(0);
     timers.fireDue(100);
     assertThat(log).containsExactly("p");
@@ -136,10 +140,12 @@ class TimerQueueTest {
   @Test
   void anActionCanCancelALaterDueTimer() {
     TimerQueue.Timer[] later = new TimerQueue.Timer[1];
-    timers.schedule(1, () -> {
-      log.add("first");
-      later[0].cancel();
-    });
+    timers.schedule(
+        1,
+        () -> {
+          log.add("first");
+          later[0].cancel();
+        });
     later[0] = timers.schedule(2, record("later"));
     assertThat(timers.fireDue(10)).isEqualTo(1);
     assertThat(log).containsExactly("first");
@@ -147,10 +153,12 @@ class TimerQueueTest {
 
   @Test
   void firesATimerScheduledByAnActionOnTheNextCallWithoutHoldingBackOtherDueTimers() {
-    timers.schedule(5, () -> {
-      log.add("a@5");
-      timers.schedule(0, record("new@0"));
-    });
+    timers.schedule(
+        5,
+        () -> {
+          log.add("a@5");
+          timers.schedule(0, record("new@0"));
+        });
     timers.schedule(7, record("b@7"));
 
     assertThat(timers.fireDue(10)).isEqualTo(2);
@@ -175,10 +183,11 @@ class TimerQueueTest {
   @Test
   void anActionReschedulingItselfIntoThePastDoesNotLoopForever() {
     Runnable[] again = new Runnable[1];
-    again[0] = () -> {
-      log.add("again");
-      timers.schedule(0, again[0]);
-    };
+    again[0] =
+        () -> {
+          log.add("again");
+          timers.schedule(0, again[0]);
+        };
     timers.schedule(0, again[0]);
     assertThat(timers.fireDue(0)).isEqualTo(1);
     assertThat(timers.fireDue(0)).isEqualTo(1);

@@ -163,7 +163,8 @@ public final class TraceReader implements Closeable {
     } else {
       if (pending == null) {
         // After @reconfigure there is a previous tick, but the assignment belongs to none.
-        String where = lastTick < 0 ? "before the first tick" : "after @reconfigure, outside a tick";
+        String where =
+            lastTick < 0 ? "before the first tick" : "after @reconfigure, outside a tick";
         throw error(start, "assignment " + where + " (start a tick with 'N: name = value')");
       }
       assignment(line, start, pending);

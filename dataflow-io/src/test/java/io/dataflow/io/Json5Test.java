@@ -70,10 +70,14 @@ class Json5Test {
 
   @Test
   void rejectsAValueThatIsNotAnObject() {
-    assertThatThrownBy(() -> Json5.parseObject("[1]")).hasMessage("expected a JSON object, found array");
-    assertThatThrownBy(() -> Json5.parseObject("1")).hasMessage("expected a JSON object, found number");
-    assertThatThrownBy(() -> Json5.parseObject("'s'")).hasMessage("expected a JSON object, found string");
-    assertThatThrownBy(() -> Json5.parseObject("null")).hasMessage("expected a JSON object, found null");
+    assertThatThrownBy(() -> Json5.parseObject("[1]"))
+        .hasMessage("expected a JSON object, found array");
+    assertThatThrownBy(() -> Json5.parseObject("1"))
+        .hasMessage("expected a JSON object, found number");
+    assertThatThrownBy(() -> Json5.parseObject("'s'"))
+        .hasMessage("expected a JSON object, found string");
+    assertThatThrownBy(() -> Json5.parseObject("null"))
+        .hasMessage("expected a JSON object, found null");
   }
 
   @Test

@@ -28,15 +28,17 @@ class JsonLinesOutputWriterTest {
     writer.feed(0, layout, row(layout, Value.of(3), Value.TRUE));
     writer.feed(1, layout, row(layout, Value.of(4), Value.FALSE));
     assertThat(out.toString())
-        .isEqualTo("{\"tick\":0,\"outputs\":{\"z\":3,\"ok\":true}}\n"
-            + "{\"tick\":1,\"outputs\":{\"z\":4,\"ok\":false}}\n");
+        .isEqualTo(
+            "{\"tick\":0,\"outputs\":{\"z\":3,\"ok\":true}}\n"
+                + "{\"tick\":1,\"outputs\":{\"z\":4,\"ok\":false}}\n");
   }
 
   @Test
   void keepsLayoutOrderAndLeavesNoValOut() throws IOException {
     RowLayout layout = RowLayout.of("zeta", "gone", "alpha");
     writer.feed(5, layout, row(layout, Value.of(1.5), Value.NOVAL, Value.of("s")));
-    assertThat(out.toString()).isEqualTo("{\"tick\":5,\"outputs\":{\"zeta\":1.5,\"alpha\":\"s\"}}\n");
+    assertThat(out.toString())
+        .isEqualTo("{\"tick\":5,\"outputs\":{\"zeta\":1.5,\"alpha\":\"s\"}}\n");
   }
 
   @Test
@@ -51,11 +53,21 @@ class JsonLinesOutputWriterTest {
   @Test
   void writesDeferredAndEveryOtherKindInTheValueEncoding() throws IOException {
     RowLayout layout = RowLayout.of("d", "u", "f", "n", "l", "m");
-    writer.feed(3, layout, row(layout, Value.DEFERRED, Value.UNIT, Value.of(1e16),
-        Value.of(Double.NaN), Value.list(Value.of(1)), Value.map("$k", Value.of("v"))));
+    writer.feed(
+        3,
+        layout,
+        row(
+            layout,
+            Value.DEFERRED,
+            Value.UNIT,
+            Value.of(1e16),
+            Value.of(Double.NaN),
+            Value.list(Value.of(1)),
+            Value.map("$k", Value.of("v"))));
     assertThat(out.toString())
-        .isEqualTo("{\"tick\":3,\"outputs\":{\"d\":{\"$deferred\":true},\"u\":null,\"f\":1e16,"
-            + "\"n\":{\"$float\":\"NaN\"},\"l\":[1],\"m\":{\"$map\":{\"$k\":\"v\"}}}}\n");
+        .isEqualTo(
+            "{\"tick\":3,\"outputs\":{\"d\":{\"$deferred\":true},\"u\":null,\"f\":1e16,"
+                + "\"n\":{\"$float\":\"NaN\"},\"l\":[1],\"m\":{\"$map\":{\"$k\":\"v\"}}}}\n");
   }
 
   @Test

@@ -29,15 +29,34 @@ class JsonValuesTest {
 
   static Value[] everyKind() {
     return new Value[] {
-      Value.of(0), Value.of(-3), Value.of(Long.MAX_VALUE), Value.of(Long.MIN_VALUE),
-      Value.of(1.0), Value.of(-0.0), Value.of(0.1 + 0.2), Value.of(1e16), Value.of(1e23),
-      Value.of(2.5e-7), Value.of(Double.MIN_VALUE), Value.of(Double.MAX_VALUE),
-      Value.of(Double.NaN), Value.of(Double.POSITIVE_INFINITY), Value.of(Double.NEGATIVE_INFINITY),
-      Value.of(""), Value.of("a\"b\\c\n\t\u0001 \uD83D\uDE00"), Value.of("$map"),
-      Value.TRUE, Value.FALSE, Value.UNIT, Value.DEFERRED,
-      Value.list(), Value.list(Value.of(1), Value.of(1.0), Value.list(Value.UNIT)),
-      Value.map(), Value.map("b", Value.of(2), "a", Value.list()),
-      Value.map("$deferred", Value.TRUE), Value.map("$map", Value.map("$float", Value.of("x"))),
+      Value.of(0),
+      Value.of(-3),
+      Value.of(Long.MAX_VALUE),
+      Value.of(Long.MIN_VALUE),
+      Value.of(1.0),
+      Value.of(-0.0),
+      Value.of(0.1 + 0.2),
+      Value.of(1e16),
+      Value.of(1e23),
+      Value.of(2.5e-7),
+      Value.of(Double.MIN_VALUE),
+      Value.of(Double.MAX_VALUE),
+      Value.of(Double.NaN),
+      Value.of(Double.POSITIVE_INFINITY),
+      Value.of(Double.NEGATIVE_INFINITY),
+      Value.of(""),
+      Value.of("a\"b\\c\n\t\u0001 \uD83D\uDE00"),
+      Value.of("$map"),
+      Value.TRUE,
+      Value.FALSE,
+      Value.UNIT,
+      Value.DEFERRED,
+      Value.list(),
+      Value.list(Value.of(1), Value.of(1.0), Value.list(Value.UNIT)),
+      Value.map(),
+      Value.map("b", Value.of(2), "a", Value.list()),
+      Value.map("$deferred", Value.TRUE),
+      Value.map("$map", Value.map("$float", Value.of("x"))),
       Value.map("\uD83D\uDE00", Value.of(1), "\uFFFF", Value.of(2)),
       Value.list(Value.map("$x", Value.of(Double.NaN)), Value.of(Double.NEGATIVE_INFINITY)),
     };
@@ -78,7 +97,8 @@ class JsonValuesTest {
   @Test
   void writesCollectionsWithMapKeysInCodePointOrder() throws IOException {
     assertThat(write(Value.list(Value.of(1), Value.list()))).isEqualTo("[1,[]]");
-    assertThat(write(Value.map("b", Value.of(1), "\uD83D\uDE00", Value.UNIT, "\uFFFF", Value.FALSE)))
+    assertThat(
+            write(Value.map("b", Value.of(1), "\uD83D\uDE00", Value.UNIT, "\uFFFF", Value.FALSE)))
         .isEqualTo("{\"b\":1,\"\uFFFF\":false,\"\uD83D\uDE00\":null}");
     assertThat(write(Value.map())).isEqualTo("{}");
   }

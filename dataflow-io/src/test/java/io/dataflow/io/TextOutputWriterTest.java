@@ -25,23 +25,53 @@ class TextOutputWriterTest {
   @Test
   void printsTheLanguageExampleExactly() throws IOException {
     RowLayout layout = RowLayout.of("z", "ok", "name", "ratio", "u", "xs", "m");
-    writer.feed(0, layout, row(layout, Value.of(3), Value.TRUE, Value.of("idle"), Value.of(0.5),
-        Value.NOVAL, Value.NOVAL, Value.NOVAL));
-    writer.feed(1, layout, row(layout, Value.DEFERRED, Value.NOVAL, Value.NOVAL, Value.NOVAL,
-        Value.UNIT, Value.NOVAL, Value.NOVAL));
-    writer.feed(2, layout, row(layout, Value.NOVAL, Value.NOVAL, Value.NOVAL, Value.NOVAL,
-        Value.NOVAL, Value.list(Value.of(1), Value.of(2)),
-        Value.map("b", Value.of("x"), "a", Value.of(1))));
+    writer.feed(
+        0,
+        layout,
+        row(
+            layout,
+            Value.of(3),
+            Value.TRUE,
+            Value.of("idle"),
+            Value.of(0.5),
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.NOVAL));
+    writer.feed(
+        1,
+        layout,
+        row(
+            layout,
+            Value.DEFERRED,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.UNIT,
+            Value.NOVAL,
+            Value.NOVAL));
+    writer.feed(
+        2,
+        layout,
+        row(
+            layout,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.NOVAL,
+            Value.list(Value.of(1), Value.of(2)),
+            Value.map("b", Value.of("x"), "a", Value.of(1))));
     writer.close();
     assertThat(out.toString())
-        .isEqualTo("z[0] = Int(3)\n"
-            + "ok[0] = Bool(true)\n"
-            + "name[0] = Str(\"idle\")\n"
-            + "ratio[0] = Float(0.5)\n"
-            + "z[1] = Deferred\n"
-            + "u[1] = Unit\n"
-            + "xs[2] = List([Int(1), Int(2)])\n"
-            + "m[2] = Map({\"a\": Int(1), \"b\": Str(\"x\")})\n");
+        .isEqualTo(
+            "z[0] = Int(3)\n"
+                + "ok[0] = Bool(true)\n"
+                + "name[0] = Str(\"idle\")\n"
+                + "ratio[0] = Float(0.5)\n"
+                + "z[1] = Deferred\n"
+                + "u[1] = Unit\n"
+                + "xs[2] = List([Int(1), Int(2)])\n"
+                + "m[2] = Map({\"a\": Int(1), \"b\": Str(\"x\")})\n");
   }
 
   @Test
@@ -62,12 +92,15 @@ class TextOutputWriterTest {
   @Test
   void printsFloatsAndStringsInTheirTextForms() throws IOException {
     RowLayout layout = RowLayout.of("f", "g", "s");
-    writer.feed(9223372036854775807L, layout,
+    writer.feed(
+        9223372036854775807L,
+        layout,
         row(layout, Value.of(1e23), Value.of(Double.NEGATIVE_INFINITY), Value.of("a\"\\\n\tb")));
     assertThat(out.toString())
-        .isEqualTo("f[9223372036854775807] = Float(1e23)\n"
-            + "g[9223372036854775807] = Float(-inf)\n"
-            + "s[9223372036854775807] = Str(\"a\\\"\\\\\\n\\tb\")\n");
+        .isEqualTo(
+            "f[9223372036854775807] = Float(1e23)\n"
+                + "g[9223372036854775807] = Float(-inf)\n"
+                + "s[9223372036854775807] = Str(\"a\\\"\\\\\\n\\tb\")\n");
   }
 
   @Test
@@ -84,18 +117,20 @@ class TextOutputWriterTest {
   @Test
   void closesItsTargetOnlyWhenAskedTo() throws IOException {
     boolean[] closed = new boolean[2];
-    StringWriter kept = new StringWriter() {
-      @Override
-      public void close() {
-        closed[0] = true;
-      }
-    };
-    StringWriter owned = new StringWriter() {
-      @Override
-      public void close() {
-        closed[1] = true;
-      }
-    };
+    StringWriter kept =
+        new StringWriter() {
+          @Override
+          public void close() {
+            closed[0] = true;
+          }
+        };
+    StringWriter owned =
+        new StringWriter() {
+          @Override
+          public void close() {
+            closed[1] = true;
+          }
+        };
     new TextOutputWriter(kept, false).close();
     new TextOutputWriter(owned, true).close();
     assertThat(closed).containsExactly(false, true);

@@ -6,9 +6,9 @@ import io.dataflow.core.SourceLocation;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bad trace lines: one-line messages with {@code file:line:column}, and the streaming rule
- * (every complete tick before a bad line is returned before the error is thrown; a tick whose
- * own continuation line is bad is incomplete and dropped).
+ * Bad trace lines: one-line messages with {@code file:line:column}, and the streaming rule (every
+ * complete tick before a bad line is returned before the error is thrown; a tick whose own
+ * continuation line is bad is incomplete and dropped).
  */
 class TraceReaderErrorTest {
 
@@ -70,8 +70,9 @@ class TraceReaderErrorTest {
     TraceRun run = TraceRun.of("// c\n\n  x = 1\n0: x = 2\n");
     assertThat(run.items).isEmpty();
     assertThat(run.error)
-        .hasMessage("trace.input:3:3: assignment before the first tick"
-            + " (start a tick with 'N: name = value')");
+        .hasMessage(
+            "trace.input:3:3: assignment before the first tick"
+                + " (start a tick with 'N: name = value')");
   }
 
   @Test
@@ -108,9 +109,11 @@ class TraceReaderErrorTest {
   void rejectsAnAssignmentWithoutEqualsSignOrName() {
     assertThat(TraceRun.of("0: x\n").error).hasMessage("trace.input:1:5: expected '=' after 'x'");
     assertThat(TraceRun.of("0: x 1\n").error).hasMessage("trace.input:1:6: expected '=' after 'x'");
-    assertThat(TraceRun.of("0: = 1\n").error).hasMessage("trace.input:1:4: expected 'name = value'");
+    assertThat(TraceRun.of("0: = 1\n").error)
+        .hasMessage("trace.input:1:4: expected 'name = value'");
     assertThat(TraceRun.of("0: x =\n").error).hasMessage("trace.input:1:7: expected a value");
-    assertThat(TraceRun.of("0: x = // c\n").error).hasMessage("trace.input:1:8: unexpected character '/'");
+    assertThat(TraceRun.of("0: x = // c\n").error)
+        .hasMessage("trace.input:1:8: unexpected character '/'");
   }
 
   @Test
@@ -139,7 +142,8 @@ class TraceReaderErrorTest {
     assertThat(TraceRun.of("0: x = 1e\n").error).hasMessage("trace.input:1:8: malformed number");
     assertThat(TraceRun.of("0: x = 12abc\n").error).hasMessage("trace.input:1:8: malformed number");
     assertThat(TraceRun.of("0: x = 1.2.3\n").error).hasMessage("trace.input:1:8: malformed number");
-    assertThat(TraceRun.of("0: x = .5\n").error).hasMessage("trace.input:1:8: unexpected character '.'");
+    assertThat(TraceRun.of("0: x = .5\n").error)
+        .hasMessage("trace.input:1:8: unexpected character '.'");
     assertThat(TraceRun.of("0: x = -\n").error).hasMessage("trace.input:1:8: expected a number");
   }
 
@@ -151,17 +155,20 @@ class TraceReaderErrorTest {
     assertThat(TraceRun.of("0: x = \u0663\n").error)
         .hasMessage("trace.input:1:8: unexpected character '\u0663'");
     assertThat(TraceRun.of("\u0663: x = 1\n").error)
-        .hasMessage("trace.input:1:1: assignment before the first tick"
-            + " (start a tick with 'N: name = value')");
+        .hasMessage(
+            "trace.input:1:1: assignment before the first tick"
+                + " (start a tick with 'N: name = value')");
   }
 
   @Test
   void rejectsUnknownWordsAndBrokenUnit() {
-    assertThat(TraceRun.of("0: x = True\n").error).hasMessage("trace.input:1:8: unknown value 'True'");
+    assertThat(TraceRun.of("0: x = True\n").error)
+        .hasMessage("trace.input:1:8: unknown value 'True'");
     assertThat(TraceRun.of("0: x = (1)\n").error).hasMessage("trace.input:1:8: expected '()'");
     assertThat(TraceRun.of("0: x = {k: 1}\n").error)
         .hasMessage("trace.input:1:9: expected a quoted map key");
-    assertThat(TraceRun.of("0: x = {\"k\" 1}\n").error).hasMessage("trace.input:1:13: expected ':'");
+    assertThat(TraceRun.of("0: x = {\"k\" 1}\n").error)
+        .hasMessage("trace.input:1:13: expected ':'");
     assertThat(TraceRun.of("0: x = List[1]\n").error).hasMessage("trace.input:1:12: expected '('");
   }
 }

@@ -26,20 +26,25 @@ class TraceReaderTest {
   @Test
   void addsIndentedContinuationLinesToTheTickAbove() {
     TraceRun run = TraceRun.of("0: a = 1\n  b = 2\n\tc = 3\n        d = 4\n1:\n  e = 5\n");
-    assertThat(run.ticks()).containsExactly("0: a=Int(1), b=Int(2), c=Int(3), d=Int(4)", "1: e=Int(5)");
+    assertThat(run.ticks())
+        .containsExactly("0: a=Int(1), b=Int(2), c=Int(3), d=Int(4)", "1: e=Int(5)");
   }
 
   @Test
   void skipsFullLineCommentsAndBlankLinesAnywhere() {
-    TraceRun run = TraceRun.of("// header\n\n   \n0: x = 1\n  // indented comment\n\n  y = 2\n"
-        + "\t\n// between\n1: x = 2\n\n");
+    TraceRun run =
+        TraceRun.of(
+            "// header\n\n   \n0: x = 1\n  // indented comment\n\n  y = 2\n"
+                + "\t\n// between\n1: x = 2\n\n");
     assertThat(run.ticks()).containsExactly("0: x=Int(1), y=Int(2)", "1: x=Int(2)");
   }
 
   @Test
   void allowsACommentAfterAValueOrATickNumber() {
-    TraceRun run = TraceRun.of("0: x = 1 // one\n   y = \"a // b\"// not in the string\n"
-        + "1: // nothing yet\n   x = [1, 2] //list\n");
+    TraceRun run =
+        TraceRun.of(
+            "0: x = 1 // one\n   y = \"a // b\"// not in the string\n"
+                + "1: // nothing yet\n   x = [1, 2] //list\n");
     assertThat(run.ticks())
         .containsExactly("0: x=Int(1), y=Str(\"a // b\")", "1: x=List([Int(1), Int(2)])");
   }
@@ -62,12 +67,14 @@ class TraceReaderTest {
 
   @Test
   void returnsATickWithoutAssignments() {
-    assertThat(TraceRun.of("0:\n1:   \n2: x = 1\n").ticks()).containsExactly("0:", "1:", "2: x=Int(1)");
+    assertThat(TraceRun.of("0:\n1:   \n2: x = 1\n").ticks())
+        .containsExactly("0:", "1:", "2: x=Int(1)");
   }
 
   @Test
   void needsNoSpacesAroundColonAndEqualsSign() {
-    assertThat(TraceRun.of("0:x=1\n  y=\"a\"\n").ticks()).containsExactly("0: x=Int(1), y=Str(\"a\")");
+    assertThat(TraceRun.of("0:x=1\n  y=\"a\"\n").ticks())
+        .containsExactly("0: x=Int(1), y=Str(\"a\")");
   }
 
   @Test
@@ -104,7 +111,8 @@ class TraceReaderTest {
 
   @Test
   void readsTheLastTickWithoutATrailingNewline() {
-    assertThat(TraceRun.of("0: x = 1\n1: x = 2").ticks()).containsExactly("0: x=Int(1)", "1: x=Int(2)");
+    assertThat(TraceRun.of("0: x = 1\n1: x = 2").ticks())
+        .containsExactly("0: x=Int(1)", "1: x=Int(2)");
   }
 
   @Test
@@ -145,15 +153,18 @@ class TraceReaderTest {
 
   @Test
   void reportsAFailingReaderAsUncheckedIoException() {
-    TraceReader reader = new TraceReader("t", new java.io.Reader() {
-      @Override
-      public int read(char[] buf, int off, int len) throws IOException {
-        throw new IOException("disk gone");
-      }
+    TraceReader reader =
+        new TraceReader(
+            "t",
+            new java.io.Reader() {
+              @Override
+              public int read(char[] buf, int off, int len) throws IOException {
+                throw new IOException("disk gone");
+              }
 
-      @Override
-      public void close() {}
-    });
+              @Override
+              public void close() {}
+            });
     assertThatThrownBy(reader::next)
         .isInstanceOf(java.io.UncheckedIOException.class)
         .hasMessageContaining("disk gone");
@@ -180,8 +191,7 @@ class TraceReaderTest {
 
   @Test
   void streamsTicksOfAHugeGapWithoutMaterialisingThem() {
-    TraceReader reader =
-        new TraceReader("t", new StringReader("4611686018427387904: x = 1\n"));
+    TraceReader reader = new TraceReader("t", new StringReader("4611686018427387904: x = 1\n"));
     for (long i = 0; i < 3; i++) {
       TraceReader.Tick t = (TraceReader.Tick) reader.next();
       assertThat(t.number()).isEqualTo(i);

@@ -10,8 +10,10 @@ class TraceReconfigureTest {
 
   @Test
   void deliversARequestBetweenTheTicksAroundIt() {
-    TraceRun run = TraceRun.of("0: x = 1\n   y = 2\n"
-        + "@reconfigure {specification: \"in x\\nout z\\nz = x\"}\n1: x = 3\n");
+    TraceRun run =
+        TraceRun.of(
+            "0: x = 1\n   y = 2\n"
+                + "@reconfigure {specification: \"in x\\nout z\\nz = x\"}\n1: x = 3\n");
     assertThat(run.error).isNull();
     assertThat(run.all())
         .containsExactly(
@@ -30,7 +32,8 @@ class TraceReconfigureTest {
 
   @Test
   void deliversRequestsBeforeTheFirstTickAndBackToBack() {
-    TraceRun run = TraceRun.of("@reconfigure {a: 1}\n@reconfigure {b: 2}\n0: x = 1\n@reconfigure {c: 3}\n");
+    TraceRun run =
+        TraceRun.of("@reconfigure {a: 1}\n@reconfigure {b: 2}\n0: x = 1\n@reconfigure {c: 3}\n");
     assertThat(run.all())
         .containsExactly("@{a: 1} at 1:14", "@{b: 2} at 2:14", "0: x=Int(1)", "@{c: 3} at 4:14");
   }
@@ -51,7 +54,8 @@ class TraceReconfigureTest {
 
   @Test
   void acceptsJson5InTheRequest() {
-    TraceRun run = TraceRun.of("@reconfigure {a: 'x', b: [1, +2, .5,], /* c */ 'd': NaN,} // why\n");
+    TraceRun run =
+        TraceRun.of("@reconfigure {a: 'x', b: [1, +2, .5,], /* c */ 'd': NaN,} // why\n");
     assertThat(run.error).isNull();
     assertThat(run.all())
         .containsExactly("@{a: 'x', b: [1, +2, .5,], /* c */ 'd': NaN,} // why at 1:14");
@@ -70,18 +74,21 @@ class TraceReconfigureTest {
   void reportsAnUnterminatedRequestJustAfterTheLine() {
     TraceRun run = TraceRun.of("@reconfigure {a: 1,\n");
     assertThat(run.error)
-        .hasMessage("trace.input:1:20: malformed @reconfigure request:"
-            + " Unexpected end-of-input within/between Object entries");
+        .hasMessage(
+            "trace.input:1:20: malformed @reconfigure request:"
+                + " Unexpected end-of-input within/between Object entries");
   }
 
   @Test
   void rejectsARequestThatIsNotOneObject() {
     assertThat(TraceRun.of("@reconfigure\n").error)
-        .hasMessage("trace.input:1:13: malformed @reconfigure request:"
-            + " expected a JSON object, found nothing");
+        .hasMessage(
+            "trace.input:1:13: malformed @reconfigure request:"
+                + " expected a JSON object, found nothing");
     assertThat(TraceRun.of("@reconfigure   [1]\n").error)
-        .hasMessage("trace.input:1:16: malformed @reconfigure request:"
-            + " expected a JSON object, found array");
+        .hasMessage(
+            "trace.input:1:16: malformed @reconfigure request:"
+                + " expected a JSON object, found array");
     assertThat(TraceRun.of("@reconfigure {} {}\n").error.location().column()).isEqualTo(17);
     assertThat(TraceRun.of("@reconfigure {a: 1} x\n").error.location().column()).isEqualTo(21);
   }
@@ -91,8 +98,9 @@ class TraceReconfigureTest {
     TraceRun run = TraceRun.of("0: x = 1\n@reconfigure {}\n   y = 2\n");
     assertThat(run.all()).containsExactly("0: x=Int(1)", "@{} at 2:14");
     assertThat(run.error)
-        .hasMessage("trace.input:3:4: assignment after @reconfigure, outside a tick"
-            + " (start a tick with 'N: name = value')");
+        .hasMessage(
+            "trace.input:3:4: assignment after @reconfigure, outside a tick"
+                + " (start a tick with 'N: name = value')");
   }
 
   @Test

@@ -95,7 +95,8 @@ class TraceValueSyntaxTest {
     assertThat(read("{}")).isEqualTo(Value.map());
     assertThat(read("Map()")).isEqualTo(Value.map());
     assertThat(read("{\"b\": 2, \"\uD83D\uDE00\": 3, \"\uFFFF\": 4, \"a\": 1}"))
-        .hasToString("Map({\"a\": Int(1), \"b\": Int(2), \"\uFFFF\": Int(4), \"\uD83D\uDE00\": Int(3)})");
+        .hasToString(
+            "Map({\"a\": Int(1), \"b\": Int(2), \"\uFFFF\": Int(4), \"\uD83D\uDE00\": Int(3)})");
   }
 
   @Test
@@ -111,8 +112,9 @@ class TraceValueSyntaxTest {
   @Test
   void readsNestedCollectionsOfEveryKind() {
     assertThat(read("[[1, [2.5]], {\"a\": List(\"s\", true)}, Map(\"u\": ()), -3]"))
-        .hasToString("List([List([Int(1), List([Float(2.5)])]), Map({\"a\": List([Str(\"s\"),"
-            + " Bool(true)])}), Map({\"u\": Unit}), Int(-3)])");
+        .hasToString(
+            "List([List([Int(1), List([Float(2.5)])]), Map({\"a\": List([Str(\"s\"),"
+                + " Bool(true)])}), Map({\"u\": Unit}), Int(-3)])");
   }
 
   @Test
