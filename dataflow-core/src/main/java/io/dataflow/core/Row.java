@@ -128,6 +128,11 @@ public final class Row {
 
   /** Copies every slot of {@code other} (same width) into this row. */
   public void copyFrom(Row other) {
+    if (other.tags.length != tags.length) {
+      // Without the check a wider source would be silently truncated.
+      throw new IllegalArgumentException("cannot copy a row of width " + other.tags.length
+          + " into a row of width " + tags.length);
+    }
     System.arraycopy(other.tags, 0, tags, 0, tags.length);
     System.arraycopy(other.bits, 0, bits, 0, bits.length);
     System.arraycopy(other.refs, 0, refs, 0, refs.length);

@@ -1,19 +1,24 @@
 package io.dataflow.core;
 
+import java.util.ArrayList;
 import java.util.PriorityQueue;
 
 /**
  * Deadline-ordered timers owned by one thread (the runtime's owner loop). Timers fire from
  * {@link #fireDue(long)} in deadline order, ties in scheduling order; a periodic timer is
  * rescheduled from its due time, and fires at most once per call (a clock that jumps far ahead
- * does not replay the periods it skipped).
+ * does not replay the periods it skipped). Times are {@link Clock#nanoTime()} values: only
+ * differences count, so deadlines may wrap past {@link Long#MAX_VALUE}.
  *
  * <p>Thread-safety: owner thread only.
  */
 public final class TimerQueue {
+  // Deadlines are compared by difference, like the due check in fireDue: clock time is
+  // System.nanoTime-like (only differences count), so a queue near Long.MAX_VALUE stays ordered
+  // when deadlines wrap around.
   private final PriorityQueue<Timer> queue =
       new PriorityQueue<>(
-          (a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline)
+          (a, b) -> a.deadline != b.deadline ? Long.signum(a.deadline - b.deadline)
               : Long.compare(a.sequence, b.sequence));
   private long sequence;
   private final java.util.ArrayDeque<RuntimeException> failures = new java.util.ArrayDeque<>();
@@ -96,7 +101,8 @@ public final class TimerQueue {
   }
 
   /**
-   * Fires every timer whose deadline is at or before {@code nowNanos}, in deadline order.
+   * Fires every timer whose deadline is at or before {@code nowNanos}, in deadline order. A
+   * timer scheduled by an action during the call fires on a later call.
    *
    * @return the number of timers fired
    */
@@ -104,9 +110,19 @@ public final class TimerQueue {
     int fired = 0;
     // Each periodic timer fires at most once per call, however far behind it is.
     long limit = sequence;
+    // Timers scheduled by an action during this call wait for the next call; they are set aside
+    // rather than ending the loop, which would hold back older due timers behind them.
+    ArrayList<Timer> scheduledMeanwhile = null;
     Timer t;
-    while ((t = queue.peek()) != null && t.deadline - nowNanos <= 0 && t.sequence < limit) {
+    while ((t = queue.peek()) != null && t.deadline - nowNanos <= 0) {
       queue.poll();
+      if (t.sequence >= limit) {
+        if (scheduledMeanwhile == null) {
+          scheduledMeanwhile = new ArrayList<>();
+        }
+        scheduledMeanwhile.add(t);
+        continue;
+      }
       if (t.period > 0) {
         long next = t.deadline + t.period;
         if (next - nowNanos <= 0) {
@@ -121,6 +137,13 @@ public final class TimerQueue {
         t.cancelled = true;
         fired++;
         run(t);
+      }
+    }
+    if (scheduledMeanwhile != null) {
+      for (Timer later : scheduledMeanwhile) {
+        if (!later.cancelled) {
+          queue.add(later);
+        }
       }
     }
     return fired;

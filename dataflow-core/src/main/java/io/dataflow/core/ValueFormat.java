@@ -229,7 +229,9 @@ public final class ValueFormat {
   private static BigDecimal shortestRoundTrip(double abs) {
     BigDecimal exact = new BigDecimal(abs);
     for (int p = 1; p <= 17; p++) {
-      BigDecimal nearest = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+      // Rust's {:?} breaks a tie between two shortest candidates upwards (Dragon4's "round up
+      // when the remainder is exactly half"), not to even: 562949953421312.25 prints ...312.3.
+      BigDecimal nearest = exact.round(new MathContext(p, RoundingMode.HALF_UP));
       if (nearest.doubleValue() == abs) {
         return nearest.stripTrailingZeros();
       }

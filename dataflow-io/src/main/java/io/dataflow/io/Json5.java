@@ -60,7 +60,7 @@ public final class Json5 {
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       int column = loc == null ? 1 : Math.max(1, loc.getColumnNr());
-      throw new SyntaxError(e.getOriginalMessage(), column);
+      throw new SyntaxError(withoutSourceDescription(e.getOriginalMessage()), column);
     }
     if (node == null || node.isMissingNode()) {
       throw new SyntaxError("expected a JSON object, found nothing", 1);
@@ -70,6 +70,15 @@ public final class Json5 {
           .toString().toLowerCase(java.util.Locale.ROOT), 1);
     }
     return node;
+  }
+
+  /**
+   * Drops Jackson's "(start marker at [Source: REDACTED ...])" from a message: it names parser
+   * internals and its column would be relative to the JSON text, not to the line it is on.
+   */
+  private static String withoutSourceDescription(String message) {
+    int at = message.indexOf(" (start marker at [Source: ");
+    return at < 0 ? message : message.substring(0, at);
   }
 
   /** Checks that the text is one well-formed JSON5 object. */

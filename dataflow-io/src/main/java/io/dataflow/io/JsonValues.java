@@ -123,7 +123,12 @@ public final class JsonValues {
       case ARRAY: {
         List<Value> items = new ArrayList<>(n.size());
         for (JsonNode e : n) {
-          items.add(read(e));
+          Value v = read(e);
+          if (!v.isPresent()) {
+            // As for maps: absence markers never appear inside a collection.
+            throw new IllegalArgumentException("a list cannot hold " + v);
+          }
+          items.add(v);
         }
         return new Value.List(items);
       }

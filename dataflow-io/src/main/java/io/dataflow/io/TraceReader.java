@@ -114,6 +114,14 @@ public final class TraceReader implements Closeable {
         fail(e);
       }
     }
+    Item head = ready.peek();
+    if (head instanceof Tick t) {
+      if (nextTick < t.number()) {
+        // Gap ticks are made one per call: a gap of 10^12 ticks must stream, not fill memory.
+        return new Tick(nextTick++, Collections.emptyMap(), 0);
+      }
+      nextTick = t.number() + 1;
+    }
     return ready.poll();
   }
 
@@ -141,19 +149,36 @@ public final class TraceReader implements Closeable {
     char c = line.charAt(start);
     if (c == '@') {
       directive(line, start);
-    } else if (Character.isDigit(c) && isTickLine(line, start)) {
+    } else if (isDigit(c) && isTickLine(line, start)) {
       tickLine(line, start);
+    } else if (c == '-' && start + 1 < line.length() && isDigit(line.charAt(start + 1))
+        && isTickLine(line, start + 1)) {
+      // A negative tick is a bad tick line, not a bad continuation: the tick above is complete.
+      flushPending();
+      int end = start + 1;
+      while (isDigit(line.charAt(end))) {
+        end++;
+      }
+      throw error(start, "tick numbers are non-negative: " + line.substring(start, end));
     } else {
       if (pending == null) {
-        throw error(start, "assignment before the first tick (start a tick with 'N: name = value')");
+        // After @reconfigure there is a previous tick, but the assignment belongs to none.
+        String where =
+            lastTick < 0 ? "before the first tick" : "after @reconfigure, outside a tick";
+        throw error(start, "assignment " + where + " (start a tick with 'N: name = value')");
       }
       assignment(line, start, pending);
     }
   }
 
+  /** ASCII only: Character.isDigit accepts other scripts' digits, which ticks do not use. */
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
   private static boolean isTickLine(String line, int start) {
     int i = start;
-    while (i < line.length() && Character.isDigit(line.charAt(i))) {
+    while (i < line.length() && isDigit(line.charAt(i))) {
       i++;
     }
     while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
@@ -165,7 +190,7 @@ public final class TraceReader implements Closeable {
   private void tickLine(String line, int start) {
     flushPending();
     int i = start;
-    while (Character.isDigit(line.charAt(i))) {
+    while (isDigit(line.charAt(i))) {
       i++;
     }
     long number;
@@ -213,8 +238,7 @@ public final class TraceReader implements Closeable {
     } catch (TraceValueParser.Failure f) {
       throw error(f.offset, f.getMessage());
     }
-    into.remove(name); // the last assignment wins
-    into.put(name, v);
+    into.put(name, v); // the last assignment wins; the name keeps its first position
   }
 
   private void directive(String line, int start) {
@@ -223,10 +247,10 @@ public final class TraceReader implements Closeable {
       i++;
     }
     String name = line.substring(start + 1, i);
+    flushPending(); // a directive line ends the tick above, even when it is a bad one
     if (!name.equals("reconfigure")) {
       throw error(start, "unknown directive '@" + name + "' (expected @reconfigure)");
     }
-    flushPending();
     while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
       i++;
     }
@@ -245,10 +269,7 @@ public final class TraceReader implements Closeable {
     if (pending == null) {
       return;
     }
-    while (nextTick < pendingNumber) {
-      ready.add(new Tick(nextTick++, Collections.emptyMap(), 0));
-    }
-    ready.add(new Tick(nextTick++, Collections.unmodifiableMap(pending), pendingLine));
+    ready.add(new Tick(pendingNumber, Collections.unmodifiableMap(pending), pendingLine));
     pending = null;
   }
 

@@ -119,17 +119,17 @@ final class TraceValueParser {
           : Double.POSITIVE_INFINITY);
     }
     int digits = pos;
-    while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+    while (pos < text.length() && isDigit(text.charAt(pos))) {
       pos++;
     }
     if (pos == digits) {
       throw new Failure(start, "expected a number");
     }
     boolean isFloat = false;
-    if (pos + 1 < text.length() && text.charAt(pos) == '.' && Character.isDigit(text.charAt(pos + 1))) {
+    if (pos + 1 < text.length() && text.charAt(pos) == '.' && isDigit(text.charAt(pos + 1))) {
       isFloat = true;
       pos++;
-      while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+      while (pos < text.length() && isDigit(text.charAt(pos))) {
         pos++;
       }
     }
@@ -138,10 +138,10 @@ final class TraceValueParser {
       if (e < text.length() && (text.charAt(e) == '-' || text.charAt(e) == '+')) {
         e++;
       }
-      if (e < text.length() && Character.isDigit(text.charAt(e))) {
+      if (e < text.length() && isDigit(text.charAt(e))) {
         isFloat = true;
         pos = e;
-        while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+        while (pos < text.length() && isDigit(text.charAt(pos))) {
           pos++;
         }
       }
@@ -237,6 +237,11 @@ final class TraceValueParser {
       throw new Failure(pos, "expected '" + c + "'");
     }
     pos++;
+  }
+
+  /** ASCII only: Character.isDigit accepts other scripts' digits, which parseDouble rejects. */
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   private void skipSpace() {
