@@ -157,7 +157,14 @@ public final class DataflowMonitor implements Monitor {
 
     @Override
     public Node current(int stream, Ast.Var at) {
-      return cells[stream];
+      StreamCell cell = cells[stream];
+      if (hasDynamic && program.checked.streams().get(stream).equation() != null) {
+        // A body may evaluate a stream ahead of the static order; what that stream reads must
+        // then be evaluated first too (the repair is transitive), and a same-tick cycle closed
+        // through a body must be seen. So computed streams are read on demand here.
+        return new OnDemandRead(cell);
+      }
+      return cell;
     }
 
     @Override
@@ -170,6 +177,21 @@ public final class DataflowMonitor implements Monitor {
       DynamicNode node = new DynamicNode(d, source, owner);
       owner.commits.add(node);
       return node;
+    }
+  }
+
+  /** A top-level read of a computed stream in a program with dynamic properties. */
+  static final class OnDemandRead extends Node {
+    private final StreamCell cell;
+
+    OnDemandRead(StreamCell cell) {
+      this.cell = cell;
+    }
+
+    @Override
+    void eval() {
+      cell.owner.ensureEvaluated(cell);
+      set(cell);
     }
   }
 
