@@ -264,8 +264,8 @@ public final class DataflowMonitor implements Monitor {
       }
       tick++;
     } catch (EvalError e) {
-      throw poison(new MonitorException(tick, current == null ? null : current.name,
-          e.getMessage()));
+      String stream = e.stream() != null ? e.stream() : current == null ? null : current.name;
+      throw poison(new MonitorException(tick, stream, e.getMessage()));
     } catch (MonitorException e) {
       throw poison(e);
     } catch (RuntimeException | StackOverflowError e) {
@@ -370,11 +370,15 @@ public final class DataflowMonitor implements Monitor {
         checkType(c);
       }
       c.evaluatedAt = tick;
+    } catch (EvalError e) {
+      throw e.raisedIn(c.name);
     } finally {
       c.inProgress = false;
       evaluating.pop();
+      // Also on failure: an if may swallow the error of an unselected branch, and a later
+      // error must then name the stream really being evaluated (the error names its own).
+      current = outer;
     }
-    current = outer;
   }
 
   private String cycleMessage(StreamCell c) {

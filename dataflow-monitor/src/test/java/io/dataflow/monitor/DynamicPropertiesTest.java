@@ -185,6 +185,16 @@ class DynamicPropertiesTest {
         .isEqualTo("tick 1: stream 'b': dynamic same-tick dependency cycle: a -> b -> a");
   }
 
+  @Test
+  void errorSwallowedByAnUnselectedBranchDoesNotMisnameTheFailingStream() {
+    // a's then-branch evaluates b early (b fails, but the branch is not selected); the error
+    // that escapes afterwards is a's own.
+    String spec = "in c: Bool\nin s\nin x\nin y\nout a\nout b\n"
+        + "a = (if c then dynamic(s) else 0) + 1 / y\nb = 10 % x";
+    assertThat(describe(runtimeError(spec, "c=false s=\"b\" x=0 y=0")))
+        .isEqualTo("tick 0: stream 'a': division by zero");
+  }
+
   // ---- scope and errors in bodies ----
 
   @Test
