@@ -371,14 +371,16 @@ public final class DataflowMonitor implements Monitor {
       }
       c.evaluatedAt = tick;
     } catch (EvalError e) {
+      // An if may swallow this error (unselected branch); a later error must then name the
+      // stream really being evaluated, so 'current' goes back and the error names its own.
+      // Any other failure ends the tick and leaves 'current' naming the failing stream.
+      current = outer;
       throw e.raisedIn(c.name);
     } finally {
       c.inProgress = false;
       evaluating.pop();
-      // Also on failure: an if may swallow the error of an unselected branch, and a later
-      // error must then name the stream really being evaluated (the error names its own).
-      current = outer;
     }
+    current = outer;
   }
 
   private String cycleMessage(StreamCell c) {

@@ -195,6 +195,16 @@ class DynamicPropertiesTest {
         .isEqualTo("tick 0: stream 'a': division by zero");
   }
 
+  @Test
+  void failureThatIsNotALanguageErrorStillNamesTheStreamOfTheBody() {
+    // if is eager, so this self-application never stops: the JVM stack overflows inside the
+    // body of z. The error must name z, not the input read last.
+    String spec = "in e\naux f = \\s, n -> if n <= 0 then 0 else s(s, n - 1) + 1\n"
+        + "out z\nz = dynamic(e)";
+    assertThat(describe(runtimeError(spec, "e=\"f(f, 3)\"")))
+        .isEqualTo("tick 0: stream 'z': internal error: java.lang.StackOverflowError");
+  }
+
   // ---- scope and errors in bodies ----
 
   @Test
