@@ -141,6 +141,22 @@ class DynamicPropertiesTest {
     assertThat(series(DYNAMIC, "x=1 e=\"x\" | e=\"y\" | y=5")).isEqualTo("Int(1) Int(1) Int(5)");
   }
 
+  @Test
+  void bodyMayCallAnAuxFunctionThatReadsHistory() {
+    // The function is top-level code: its y[1] reads y's history of the whole run, not a
+    // ring that starts when the body is activated.
+    String spec = "in x\nin y\nin e\naux f = \\v -> v + default(y[1], 0)\nout z\n"
+        + "z = dynamic(e)";
+    assertThat(series(spec, "x=1 y=10 | x=2 y=20 e=\"f(x)\" | x=3 y=30"))
+        .isEqualTo("- Int(12) Int(23)");
+  }
+
+  @Test
+  void auxFunctionCalledInABodyMayReadTheEnclosingStreamsHistory() {
+    String spec = "in x\nin e\naux f = \\v -> v + default(z[1], 0)\nout z\nz = dynamic(e)";
+    assertThat(series(spec, "x=1 e=\"f(x)\" | x=2 | x=3")).isEqualTo("Int(1) Int(3) Int(6)");
+  }
+
   // ---- dependencies ----
 
   @Test
