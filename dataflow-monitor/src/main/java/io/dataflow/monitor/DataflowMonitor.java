@@ -239,6 +239,11 @@ public final class DataflowMonitor implements Monitor {
     if (failure != null) {
       throw failure;
     }
+    // A row of the wrong width is the caller's mistake, not a runtime error of the spec: it
+    // must neither poison the monitor nor fail after the tick was committed (output rows are
+    // written last).
+    requireWidth(input, inputCells.length, "input");
+    requireWidth(output, outputCells.length, "output");
     try {
       readInputs(input);
       if (!hasDynamic) {
@@ -308,11 +313,14 @@ public final class DataflowMonitor implements Monitor {
     return result;
   }
 
-  private void readInputs(Row input) {
-    if (input.width() != inputCells.length) {
-      throw new IllegalArgumentException("input row has " + input.width() + " slots, the "
-          + "program has " + inputCells.length + " inputs");
+  private static void requireWidth(Row row, int width, String what) {
+    if (row.width() != width) {
+      throw new IllegalArgumentException(what + " row has " + row.width() + " slots, the "
+          + "program has " + width + " " + what + "s");
     }
+  }
+
+  private void readInputs(Row input) {
     for (int i = 0; i < inputCells.length; i++) {
       StreamCell c = inputCells[i];
       current = c;

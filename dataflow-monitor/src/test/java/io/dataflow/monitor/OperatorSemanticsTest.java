@@ -379,6 +379,22 @@ class OperatorSemanticsTest {
   }
 
   @Test
+  void rowOfTheWrongWidthIsRejectedWithoutPoisoningOrCommitting() {
+    DataflowMonitor m = monitor("in x\nout z\nz = default(z[1], 0) + x");
+    assertThatThrownBy(() -> m.evaluate(new Row(2), m.outputs().newRow()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("input row has 2 slots, the program has 1 inputs");
+    Row in = m.inputs().newRow();
+    in.setInt(0, 1);
+    assertThatThrownBy(() -> m.evaluate(in, new Row(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("output row has 2 slots, the program has 1 outputs");
+    assertThat(m.failure()).isNull();
+    assertThat(m.nextTick()).isZero();
+    assertThat(series(m, "x=1 | x=1")).isEqualTo("Int(1) Int(2)");
+  }
+
+  @Test
   void wrongTypedInputValueNamesTickInputAndBothTypes() {
     MonitorException e = runtimeError("in x: Int\nout z\nz = x", "x=1 | x=2 | x=1.5");
     assertThat(describe(e))
