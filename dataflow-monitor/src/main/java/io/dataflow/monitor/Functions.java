@@ -155,7 +155,7 @@ final class Functions {
     private final Builtins.Strict operands;
 
     HigherOrder(String name, Node[] args, NodeBuilder builder) {
-      CallSite site = new CallSite(builder);
+      CallSite site = new CallSite(builder.forCallback());
       Builtins.StrictOp op;
       switch (name) {
         case "List.map":

@@ -124,6 +124,23 @@ class FunctionsTest {
     assertThat(where(compileError("in x\nin l\nz = " + expr + "\nout z"))).isEqualTo(error);
   }
 
+  @Test
+  void callbackGivenAsAFunctionValueMayNotKeepStateEither() {
+    // Not visible to the checker: the callback is an aux function, or calls one.
+    assertThat(describe(runtimeError("in x\naux prev = \\v -> default(v[1], 0)\nout z\n"
+        + "z = List.map(prev, [x])", "x=1"))).isEqualTo("tick 0: stream 'z': "
+        + "temporal operator e[1] is not allowed inside a List.map/filter/fold callback");
+    assertThat(describe(runtimeError("in x\naux first = \\v -> init(v, 0)\nout z\n"
+        + "z = List.filter(\\v -> first(v) > 0, [x])", "x=1"))).isEqualTo("tick 0: stream 'z': "
+        + "temporal operator init is not allowed inside a List.map/filter/fold callback");
+  }
+
+  @Test
+  void functionWithStateIsFineOutsideCallbacks() {
+    assertThat(series("in x\naux prev = \\v -> default(v[1], 0)\nout z\nz = [prev(x)]",
+        "x=1 | x=2")).isEqualTo("List([Int(0)]) List([Int(1)])");
+  }
+
   // ---- errors ----
 
   @Test
