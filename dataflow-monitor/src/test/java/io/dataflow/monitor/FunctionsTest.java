@@ -89,6 +89,18 @@ class FunctionsTest {
   }
 
   @Test
+  void callbackReadingAnAbsentStreamMakesTheResultAbsent() {
+    // Like every strict form: no error while k has no value yet, the result once it has one.
+    String head = "in k\nout z\nz = ";
+    assertThat(series(head + "List.map(\\v -> v * k, [1, 2])", "| k=deferred | k=10 | "))
+        .isEqualTo("- Deferred List([Int(10), Int(20)]) List([Int(10), Int(20)])");
+    assertThat(series(head + "List.filter(\\v -> v > k, [1, 2])", "| k=deferred | k=1"))
+        .isEqualTo("- Deferred List([Int(2)])");
+    assertThat(series(head + "List.fold(\\a, v -> a + v * k, 0, [1, 2])", "| k=deferred | k=2"))
+        .isEqualTo("- Deferred Int(6)");
+  }
+
+  @Test
   void filterCallbackMustReturnBool() {
     assertThat(describe(runtimeError("in x\nout z\nz = List.filter(\\v -> v, [x])", "x=1")))
         .isEqualTo("tick 0: stream 'z': the callback of List.filter must return Bool, got Int");
