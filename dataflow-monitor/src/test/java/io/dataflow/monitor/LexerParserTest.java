@@ -152,6 +152,13 @@ class LexerParserTest {
     assertThat(tree(expr)).isEqualTo(grouped);
   }
 
+  @Test
+  void indexAfterAListLiteralIsHistoryNotElementAccess() {
+    assertThat(tree("[10, 20][1]")).isEqualTo("(index 1 (list Int(10) Int(20)))");
+    assertThat(Specs.series("out z\nz = [10, 20][1]", "|"))
+        .isEqualTo("Deferred List([Int(10), Int(20)])");
+  }
+
   @ParameterizedTest(name = "{0} is {1}")
   @CsvSource(delimiter = ';', value = {
       "-2 ** 2; Int(-4)",

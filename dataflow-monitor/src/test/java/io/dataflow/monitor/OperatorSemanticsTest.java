@@ -177,6 +177,8 @@ class OperatorSemanticsTest {
           + "integer overflow in '/' (-9223372036854775808 / -1)",
       "-(-9223372036854775807 - 1); integer overflow in '-' (-(-9223372036854775808))",
       "abs(-9223372036854775807 - 1); integer overflow in abs(-9223372036854775808)",
+      "(-9223372036854775807 - 1) % -1; "
+          + "integer overflow in '%' (-9223372036854775808 % -1)",
       "1 / 0; division by zero",
       "1 % 0; modulo by zero"})
   void checkedIntArithmeticFails(String expr, String reason) {

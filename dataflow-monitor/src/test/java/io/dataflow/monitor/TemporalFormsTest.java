@@ -24,6 +24,8 @@ class TemporalFormsTest {
       // e[0] lifts; a bare reference does not.
       "x[0]; x=1 | | x=3; Int(1) Int(1) Int(3)",
       "x; x=1 | | x=3; Int(1) - Int(3)",
+      "x[0]; | x=2; - Int(2)",
+      "x[1][0]; x=1 | ; Deferred Int(1)",
       // e[n]: Deferred until n samples were committed.
       "x[1]; x=0 | x=1 | x=2 | x=3; Deferred Int(0) Int(1) Int(2)",
       "x[2]; x=1 | x=2 | x=3 | x=4; Deferred Deferred Int(1) Int(2)",
@@ -55,16 +57,20 @@ class TemporalFormsTest {
       "when(x); | x=deferred | x=3 | | x=deferred; "
           + "Bool(false) Bool(false) Bool(true) Bool(true) Bool(true)",
       "when(x[1]); x=1 | x=2 | ; Bool(false) Bool(true) Bool(true)",
+      "when(x); x=1 | | ; Bool(true) Bool(true) Bool(true)",
       // update: lifted a until lifted b is first present, then lifted b forever
       "update(x, y); x=0 | x=1 | x=2 | x=3 | y=99 | y=100; "
           + "Int(0) Int(1) Int(2) Int(3) Int(99) Int(100)",
       "update(x, y); x=1 | | y=5 | x=9; Int(1) Int(1) Int(5) Int(5)",
       "update(x, y); x=1 y=deferred | x=2; Int(1) Int(2)",
       "update(x, y); x=1 | y=2 | y=deferred | x=7; Int(1) Int(2) Deferred Deferred",
+      "update(x[1], y); x=1 | x=2 | y=9; Deferred Int(1) Int(9)",
+      "update(x, y); | y=4; - Int(4)",
       // latch: NoVal when t is raw NoVal, else the lifted v
       "latch(x, t); x=1 | t=() | | x=4 t=(); - Int(1) - Int(4)",
       "latch(x, t); x=1 t=deferred; Int(1)",
       "latch(x, t); t=1 | x=2 t=1; - Int(2)",
+      "latch(x[1], t); x=1 t=() | t=(); Deferred Int(1)",
       // if: condition lifted; each branch lifted; a NoVal branch makes the result NoVal
       "if c then x else y; c=true x=1 y=10 | c=false | x=3 | c=true; "
           + "Int(1) Int(10) Int(10) Int(3)",

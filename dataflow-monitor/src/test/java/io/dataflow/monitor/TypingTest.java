@@ -89,8 +89,9 @@ class TypingTest {
 
   @Test
   void strictRejectsUnannotatedInputsAndAuxToo() {
-    // LANGUAGE.md names outputs; TypingMode.STRICT asks for every stream (a TC user writing a
-    // typed spec annotates every declaration), so inputs and aux are rejected as well.
+    // LANGUAGE.md names outputs. The TC's strict checker demands an annotation for every
+    // computed stream (aux too) and types expressions only from annotations, so an
+    // unannotated input cannot be used there either; TypingMode.STRICT says so up front.
     SpecException e = compileError("in x\naux t: Int\nt = 1\naux u\nu = 2\nout z: Int\nz = t",
         TypingMode.STRICT);
     assertThat(e.diagnostics()).extracting(Object::toString).containsExactly(
