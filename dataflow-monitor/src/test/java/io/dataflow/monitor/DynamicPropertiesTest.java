@@ -157,6 +157,19 @@ class DynamicPropertiesTest {
     assertThat(series(spec, "x=1 e=\"f(x)\" | x=2 | x=3")).isEqualTo("Int(1) Int(3) Int(6)");
   }
 
+  @Test
+  void lambdaInABodyKeepsItsStateWithTheBody() {
+    assertThat(series(DYNAMIC, "x=1 e=\"(\\v -> v + x[1])(100)\" | x=2 | x=3"))
+        .isEqualTo("Deferred Int(101) Int(102)");
+  }
+
+  @Test
+  void temporalOperatorInACallbackInsideABodyIsRejected() {
+    assertThat(describe(runtimeError(DYNAMIC, "x=1 e=\"List.map(\\v -> v[1], [x])\"")))
+        .isEqualTo("tick 0: stream 'z': temporal operator e[1] is not allowed inside a "
+            + "List.map/filter/fold callback");
+  }
+
   // ---- dependencies ----
 
   @Test
