@@ -29,7 +29,9 @@ import java.util.Objects;
  * a root {@link Node} built from its equation. References read cells, {@code name[n]} reads
  * the stream's {@link HistoryRing}. Dynamic properties may read computed streams that the
  * static order evaluates later: those are evaluated on demand ({@link #ensureEvaluated}),
- * which both repairs the order for the tick and detects dynamic cycles.
+ * which both repairs the order for the tick and detects dynamic cycles. In such a program every
+ * top-level read of a computed stream goes through it too ({@link OnDemandRead}), so the repair
+ * is transitive and a cycle closed through a static reference is seen.
  *
  * <p>Thread-safety: owner thread only.
  */

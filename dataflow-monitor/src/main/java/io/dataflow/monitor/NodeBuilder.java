@@ -191,27 +191,21 @@ final class NodeBuilder {
   private Node call(Ast.Call c, Locals locals) {
     Node[] args = buildAll(c.args(), locals);
     switch (c.function()) {
-      case "init":
-      case "when":
-      case "update":
-      case "latch":
-        requireStateless(c.function());
-        break;
-      default:
-        break;
-    }
-    switch (c.function()) {
       case "default":
         return new TemporalNodes.Default(args[0], args[1]);
       case "init":
+        requireStateless("init");
         return new TemporalNodes.Init(args[0], args[1]);
       case "is_defined":
         return new TemporalNodes.IsDefined(args[0]);
       case "when":
+        requireStateless("when");
         return new TemporalNodes.When(args[0]);
       case "update":
+        requireStateless("update");
         return new TemporalNodes.Update(args[0], args[1]);
       case "latch":
+        requireStateless("latch");
         return new TemporalNodes.Latch(args[0], args[1]);
       case "List.map":
       case "List.filter":
