@@ -83,6 +83,8 @@ class DynamicPropertiesTest {
 
   @Test
   void deferIgnoresLaterTexts() {
+    // "Later texts are ignored": once sealed, defer does not look at its source at all, so a
+    // later non-string or Deferred source is ignored too rather than being an error.
     DataflowMonitor m = monitor(DEFER);
     assertThat(series(m, "x=1 e=\"x + 1\" | x=2 e=\"x * 100\" | x=3 e=5 | x=4 e=deferred"))
         .isEqualTo("Int(2) Int(3) Int(4) Int(5)");
