@@ -256,6 +256,20 @@ final class Builtins {
     }
   }
 
+  /**
+   * Reports a call with the wrong number of arguments. Every typing mode needs this check (the
+   * node builder indexes the arguments), so it is not only a type error.
+   */
+  static boolean checkArity(Ast.Call c, Diagnostics diags) {
+    int arity = arity(c.function());
+    if (c.args().size() != arity) {
+      diags.error(c.pos(), c.function() + " expects " + arity + " argument"
+          + (arity == 1 ? "" : "s") + ", got " + c.args().size());
+      return false;
+    }
+    return true;
+  }
+
   /** Static typing of the call forms. */
   static final class Typing {
     private final Typer typer;
@@ -272,10 +286,7 @@ final class Builtins {
         args.add(typer.type(a, locals));
       }
       String f = c.function();
-      int arity = arity(f);
-      if (args.size() != arity) {
-        diags.error(c.pos(), f + " expects " + arity + " argument" + (arity == 1 ? "" : "s")
-            + ", got " + args.size());
+      if (!checkArity(c, diags)) {
         return Type.ANY;
       }
       switch (f) {

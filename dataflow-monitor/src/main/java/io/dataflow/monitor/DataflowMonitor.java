@@ -29,7 +29,9 @@ import java.util.Objects;
  * a root {@link Node} built from its equation. References read cells, {@code name[n]} reads
  * the stream's {@link HistoryRing}. Dynamic properties may read computed streams that the
  * static order evaluates later: those are evaluated on demand ({@link #ensureEvaluated}),
- * which both repairs the order for the tick and detects dynamic cycles.
+ * which both repairs the order for the tick and detects dynamic cycles. In such a program every
+ * top-level read of a computed stream goes through it too ({@link OnDemandRead}), so the repair
+ * is transitive and a cycle closed through a static reference is seen.
  *
  * <p>Thread-safety: owner thread only.
  */
@@ -306,7 +308,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
     @Override
     public Node current(int stream, Ast.Var at) {
-      return cells[stream];
+      StreamCell cell = cells[stream];
+      if (hasDynamic && program.checked.streams().get(stream).equation() != null) {
+        // A body may evaluate a stream ahead of the static order; what that stream reads must
+        // then be evaluated first too (the repair is transitive), and a same-tick cycle closed
+        // through a body must be seen. So computed streams are read on demand here.
+        return new OnDemandRead(cell);
+      }
+      return cell;
     }
 
     @Override
@@ -319,6 +328,21 @@ public final class DataflowMonitor implements RevisionedMonitor {
       DynamicNode node = new DynamicNode(d, source, owner);
       owner.commits.add(node);
       return node;
+    }
+  }
+
+  /** A top-level read of a computed stream in a program with dynamic properties. */
+  static final class OnDemandRead extends Node {
+    private final StreamCell cell;
+
+    OnDemandRead(StreamCell cell) {
+      this.cell = cell;
+    }
+
+    @Override
+    void eval() {
+      cell.owner.ensureEvaluated(cell);
+      set(cell);
     }
   }
 
@@ -370,6 +394,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
     if (retired) {
       throw new IllegalStateException("this monitor was replaced and may not be used");
     }
+    // A row of the wrong width is the caller's mistake, not a runtime error of the spec: it
+    // must neither poison the monitor nor fail after the tick was committed (output rows are
+    // written last).
+    requireWidth(input, inputCells.length, "input");
+    requireWidth(output, outputCells.length, "output");
     try {
       readInputs(input);
       if (!hasDynamic) {
@@ -395,22 +424,23 @@ public final class DataflowMonitor implements RevisionedMonitor {
       }
       tick++;
     } catch (EvalError e) {
-      throw poison(error(e.getMessage()));
+      throw poison(error(e.stream() != null ? cellNamed(e.stream()) : current,
+          e.getMessage()));
     } catch (MonitorException e) {
       throw poison(e);
     } catch (RuntimeException | StackOverflowError e) {
-      MonitorException m = error("internal error: " + e);
+      MonitorException m = error(current, "internal error: " + e);
       m.initCause(e);
       throw poison(m);
     }
   }
 
-  private MonitorException error(String reason) {
-    if (current == null) {
+  private MonitorException error(StreamCell at, String reason) {
+    if (at == null) {
       return new MonitorException(tick, null, reason);
     }
-    return new MonitorException(tick, current.name, reason,
-        program.streams().get(current.index).location());
+    return new MonitorException(tick, at.name, reason,
+        program.streams().get(at.index).location());
   }
 
   private MonitorException poison(MonitorException e) {
@@ -445,11 +475,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
     return result;
   }
 
-  private void readInputs(Row input) {
-    if (input.width() != inputCells.length) {
-      throw new IllegalArgumentException("input row has " + input.width() + " slots, the "
-          + "program has " + inputCells.length + " inputs");
+  private static void requireWidth(Row row, int width, String what) {
+    if (row.width() != width) {
+      throw new IllegalArgumentException(what + " row has " + row.width() + " slots, the "
+          + "program has " + width + " " + what + "s");
     }
+  }
+
+  private void readInputs(Row input) {
     for (int i = 0; i < inputCells.length; i++) {
       StreamCell c = inputCells[i];
       current = c;
@@ -507,6 +540,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
         checkType(c);
       }
       c.evaluatedAt = tick;
+    } catch (EvalError e) {
+      // An if may swallow this error (unselected branch); a later error must then name the
+      // stream really being evaluated, so 'current' goes back and the error names its own.
+      // Any other failure ends the tick and leaves 'current' naming the failing stream.
+      current = outer;
+      throw e.raisedIn(c.name);
     } finally {
       c.inProgress = false;
       evaluating.pop();

@@ -205,7 +205,13 @@ final class DynamicBodies {
 
     @Override
     public Node history(int stream, int offset) {
-      return new TemporalNodes.HistoryRead(rings.get(monitor.cells[stream].name), offset);
+      HistoryRing ring = rings.get(monitor.cells[stream].name);
+      if (ring == null) {
+        // Not written in the body: a delay inside an aux function the body calls. The checker
+        // sized the stream's shared ring for it, as for any top-level call of that function.
+        ring = monitor.cells[stream].ring;
+      }
+      return new TemporalNodes.HistoryRead(ring, offset);
     }
 
     @Override

@@ -7,8 +7,22 @@ package io.dataflow.monitor;
  */
 final class EvalError extends RuntimeException {
   private static final long serialVersionUID = 1L;
+  /** The stream that raised it, once known (set by on-demand evaluation), else null. */
+  private String stream;
 
   EvalError(String message) {
     super(message, null, false, false);
+  }
+
+  /** Records the stream that raised this error, unless an inner stream already did. */
+  EvalError raisedIn(String streamName) {
+    if (stream == null) {
+      stream = streamName;
+    }
+    return this;
+  }
+
+  String stream() {
+    return stream;
   }
 }

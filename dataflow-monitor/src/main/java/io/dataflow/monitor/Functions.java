@@ -155,7 +155,7 @@ final class Functions {
     private final Builtins.Strict operands;
 
     HigherOrder(String name, Node[] args, NodeBuilder builder) {
-      CallSite site = new CallSite(builder);
+      CallSite site = new CallSite(builder.forCallback());
       Builtins.StrictOp op;
       switch (name) {
         case "List.map":
@@ -165,7 +165,14 @@ final class Functions {
             Slot[] arg = {new Slot()};
             for (Value v : in) {
               arg[0].setValue(v);
-              result.add(present(name, site.call(a[0], arg)));
+              Slot r = site.call(a[0], arg);
+              if (!r.isPresent()) {
+                // As in List.fold: a callback reading a stream that has no value yet makes
+                // the result absent; it is not an error that would end the run.
+                out.set(r);
+                return;
+              }
+              result.add(Builtins.element(r));
             }
             out.setRaw(Kind.LIST, 0, new Value.List(result));
           };
@@ -178,6 +185,10 @@ final class Functions {
             for (Value v : in) {
               arg[0].setValue(v);
               Slot keep = site.call(a[0], arg);
+              if (!keep.isPresent()) {
+                out.set(keep); // absent, as in List.map
+                return;
+              }
               if (keep.tag != Kind.BOOL) {
                 throw new EvalError("the callback of List.filter must return Bool, got "
                     + Kind.name(keep.tag));
@@ -210,13 +221,6 @@ final class Functions {
           break;
       }
       this.operands = new Builtins.Strict(name, args, op);
-    }
-
-    private static Value present(String name, Slot s) {
-      if (!s.isPresent()) {
-        throw new EvalError("the callback of " + name + " returned " + Kind.name(s.tag));
-      }
-      return Builtins.element(s);
     }
 
     @Override

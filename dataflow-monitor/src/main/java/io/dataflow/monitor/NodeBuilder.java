@@ -30,6 +30,8 @@ final class NodeBuilder {
   private final Streams streams;
   private final List<Committable> commits;
   private final Functions functions;
+  /** Building a List.map/filter/fold callback (or a function it calls): no state allowed. */
+  private boolean inCallback;
 
   NodeBuilder(Map<String, Integer> byName, Map<Expr, Type> types, Streams streams,
       List<Committable> commits, Functions functions) {
@@ -38,6 +40,24 @@ final class NodeBuilder {
     this.streams = streams;
     this.commits = commits;
     this.functions = functions;
+  }
+
+  /**
+   * A builder for callback bodies. The checker rejects temporal operators written inside a
+   * callback; a callback that is a function value (an aux lambda, or a lambda it calls) is
+   * only known here, when its body is instantiated, and is rejected the same way.
+   */
+  NodeBuilder forCallback() {
+    NodeBuilder b = new NodeBuilder(byName, types, streams, commits, functions);
+    b.inCallback = true;
+    return b;
+  }
+
+  private void requireStateless(String operator) {
+    if (inCallback) {
+      throw new EvalError("temporal operator " + operator
+          + " is not allowed inside a List.map/filter/fold callback");
+    }
   }
 
   /** Lambda parameters in scope: name to the cell holding the argument. */
@@ -95,6 +115,7 @@ final class NodeBuilder {
       return call(c, locals);
     }
     if (e instanceof Ast.Dynamic d) {
+      requireStateless(d.kind() == Ast.DynKind.DEFER ? "defer" : "dynamic");
       return streams.dynamic(d, build(d.source(), locals));
     }
     if (e instanceof Ast.Lambda lam) {
@@ -118,6 +139,7 @@ final class NodeBuilder {
     if (ix.offset() == 0) {
       return new Nodes.Lift(build(ix.target(), locals));
     }
+    requireStateless("e[" + ix.offset() + "]");
     if (ix.target() instanceof Ast.Var v && !locals.cells.containsKey(v.name())) {
       return streams.history(byName.get(v.name()), ix.offset());
     }
@@ -172,14 +194,18 @@ final class NodeBuilder {
       case "default":
         return new TemporalNodes.Default(args[0], args[1]);
       case "init":
+        requireStateless("init");
         return new TemporalNodes.Init(args[0], args[1]);
       case "is_defined":
         return new TemporalNodes.IsDefined(args[0]);
       case "when":
+        requireStateless("when");
         return new TemporalNodes.When(args[0]);
       case "update":
+        requireStateless("update");
         return new TemporalNodes.Update(args[0], args[1]);
       case "latch":
+        requireStateless("latch");
         return new TemporalNodes.Latch(args[0], args[1]);
       case "List.map":
       case "List.filter":

@@ -89,6 +89,11 @@ final class Typer {
   /** Visits children so that every node has an entry, all {@code Any}. */
   private Type untyped(Expr e, Map<String, Type> locals) {
     forEachChild(e, locals, (c, l) -> type(c, l));
+    if (e instanceof Ast.Call c) {
+      // Untyped still needs the arity: a built-in called with too few arguments would
+      // otherwise crash while the monitor is built.
+      Builtins.checkArity(c, diags);
+    }
     return e instanceof Ast.Lambda lam ? new Type.Fn(
         lam.params().stream().map(p -> Type.ANY).toList(), Type.ANY) : Type.ANY;
   }
