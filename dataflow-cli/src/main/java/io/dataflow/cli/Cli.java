@@ -124,6 +124,7 @@ final class Cli {
             err.flush();
           })
           .warnings(w -> err.println("warning: " + w))
+          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(out))
           .build();
     } catch (SpecException e) {
       err.println(e.getMessage());

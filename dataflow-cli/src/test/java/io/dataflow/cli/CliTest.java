@@ -1,0 +1,175 @@
+package io.dataflow.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dataflow.testkit.GoldenTraces;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line in-process: conformance byte for byte, exit statuses, messages. */
+class CliTest {
+  @TempDir
+  Path dir;
+
+  record Result(int status, String out, String err) {}
+
+  static Result cli(String stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(status, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  static String runCase(GoldenTraces.Case c) {
+    Result r = cli("", "run", c.spec().toString(), "--input-file", c.input().toString());
+    assertThat(r.status()).as("exit status of %s (stderr: %s)", c.name(), r.err()).isZero();
+    return r.out();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> sharedConformanceSuiteThroughTheCli() {
+    return GoldenTraces.tests(GoldenTraces.conformanceDir(), CliTest::runCase);
+  }
+
+  private Path file(String name, String text) throws IOException {
+    Path p = dir.resolve(name);
+    Files.writeString(p, text);
+    return p;
+  }
+
+  @Test
+  void runtimeErrorExitsOneAfterPrintingEarlierRows() throws IOException {
+    Path spec = file("div.dsrv", "in x\nout z\nz = 10 / x\n");
+    Path input = file("div.input", "0: x = 1\n1: x = 0\n2: x = 2\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEqualTo("z[0] = Int(10)\n");
+    assertThat(r.err()).isEqualTo(spec + ":3:1: tick 1: stream 'z': division by zero\n");
+  }
+
+  @Test
+  void badTraceLineExitsTwoAfterPrintingEarlierRows() throws IOException {
+    Path spec = file("id.dsrv", "in x\nout z\nz = x\n");
+    Path input = file("bad.input", "0: x = 1\n1: x = 2\n1: x = 3\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\nz[1] = Int(2)\n");
+    assertThat(r.err()).isEqualTo(input
+        + ":3:1: tick 1 is not greater than the previous tick 1\n");
+  }
+
+  @Test
+  void invalidSpecExitsTwoWithTheLocation() throws IOException {
+    Path spec = file("bad.dsrv", "in x\nout z\nz = x +\n");
+    Path input = file("x.input", "0: x = 1\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo(spec + ":3:8: expected an expression, found end of input\n");
+  }
+
+  @Test
+  void compileTimeCycleNamesTheStreams() throws IOException {
+    Path spec = file("cycle.dsrv", "in x\nout a\nout b\na = b + x\nb = a\n");
+    Result r = cli("", "check", spec.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).startsWith(spec + ":4:1: same-tick dependency cycle: a -> b -> a");
+  }
+
+  @Test
+  void reconfigurationPrintsTheAcknowledgementOnStderr() {
+    Path shared = GoldenTraces.conformanceDir();
+    Result r = cli("", "run", shared.resolve("reconf_counter.dsrv").toString(), "--input-file",
+        shared.resolve("reconf_counter.input").toString(), "--no-context-transfer");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\nz[1] = Int(3)\nz[2] = Int(1)\nz[3] = Int(2)\n");
+    assertThat(r.err()).isEqualTo("ack monitor_revision=1 interface_revision=0 "
+        + "monitor_changed=true interface_changed=false\n");
+  }
+
+  @Test
+  void rejectedRequestExitsOneAndMalformedRequestExitsTwo() throws IOException {
+    Path spec = file("id.dsrv", "in x\nout z\nz = x\n");
+    Path unknown = file("u.input",
+        "0: x = 1\n@reconfigure {specification: \"in x\\nout z\\nz = x\", bogus: 1}\n1: x = 2\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", unknown.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\n");
+    assertThat(r.err()).contains("unknown field 'bogus'");
+    Path blank = file("b.input", "0: x = 1\n@reconfigure {specification: \"  \"}\n1: x = 2\n");
+    assertThat(cli("", "run", spec.toString(), "--input-file", blank.toString()).status())
+        .isEqualTo(1);
+    Path broken = file("m.input", "0: x = 1\n@reconfigure {specification: \"in x\n1: x = 2\n");
+    Result m = cli("", "run", spec.toString(), "--input-file", broken.toString());
+    assertThat(m.status()).isEqualTo(2);
+    assertThat(m.out()).isEqualTo("z[0] = Int(1)\n");
+    assertThat(m.err()).startsWith(broken + ":2:");
+  }
+
+  @Test
+  void undeclaredInputNamesAreIgnoredWithOneWarningEach() throws IOException {
+    Path spec = file("id.dsrv", "in x\nout z\nz = x\n");
+    Path input = file("w.input", "0: x = 1\n   q = 3\n1: q = 4\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString());
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\n");
+    assertThat(r.err()).isEqualTo(
+        "warning: 'q' is not an input of the specification; ignored\n");
+  }
+
+  @Test
+  void jsonLinesFormatEncodesEveryTick() throws IOException {
+    Path spec = file("f.dsrv", "in x\nout z\nout d\nz = x * 0.5\nd = x[1]\n");
+    Path input = file("f.input", "0: x = 1\n1: x = 2\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString(), "--format",
+        "jsonl");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("{\"tick\":0,\"outputs\":{\"z\":0.5,\"d\":{\"$deferred\":true}}}\n"
+        + "{\"tick\":1,\"outputs\":{\"z\":1.0,\"d\":1}}\n");
+  }
+
+  @Test
+  void liveModeReadsJsonLinesAndControlItemsFromStdin() throws IOException {
+    Path spec = file("c.dsrv", "in x\nout z\nz = default(z[1], 0) + x\n");
+    String stdin = "{\"x\": 1}\n{\"x\": 2}\n"
+        + "{\"$reconfigure\": {\"specification\": \"in x\\nout z\\nz = x * 100\"}}\n"
+        + "{\"x\": 3}\n";
+    Result r = cli(stdin, "live", spec.toString());
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\nz[1] = Int(3)\nz[2] = Int(300)\n");
+    assertThat(r.err()).startsWith("ack monitor_revision=1 ");
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    assertThat(cli("", "run").status()).isEqualTo(2);
+    assertThat(cli("", "run", "x.dsrv").err()).contains("--input-file");
+    assertThat(cli("", "frobnicate").status()).isEqualTo(2);
+    assertThat(cli("", "run", "a.dsrv", "--input-file", "b", "--format", "xml").status())
+        .isEqualTo(2);
+    Result help = cli("", "--help");
+    assertThat(help.status()).isZero();
+    assertThat(help.out()).contains("usage: dataflow");
+  }
+
+  @Test
+  void missingFilesExitTwo() {
+    Result r = cli("", "run", dir.resolve("none.dsrv").toString(), "--input-file",
+        dir.resolve("none.input").toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("cannot read");
+  }
+}

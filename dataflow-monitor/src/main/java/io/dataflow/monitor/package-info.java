@@ -1,0 +1,22 @@
+/**
+ * The specification language (LANGUAGE.md): parsing, checking, compiling and evaluating.
+ *
+ * <p>Public API: {@link io.dataflow.monitor.DataflowProgram} (an immutable compiled
+ * specification with fingerprints and a definition key), {@link io.dataflow.monitor.DataflowMonitor}
+ * (the stateful evaluator, one tick per call, and the reconfiguration transitions
+ * RetainExact / Transfer / InstallCold), {@link io.dataflow.monitor.TransferMapping},
+ * {@link io.dataflow.monitor.ContextTransferReport}, {@link io.dataflow.monitor.SpecException},
+ * {@link io.dataflow.monitor.TypingMode}, {@link io.dataflow.monitor.Type}.
+ *
+ * <p>The pipeline, one class per phase (package-private): {@code Lexer} -> {@code Parser}
+ * ({@code Ast}, a sealed interface of records) -> {@code Checker} (names, equations,
+ * dependencies, cycles, history depths, evaluation order) -> {@code Typer} (gradual types) ->
+ * {@code Compiler} -> {@code DataflowProgram}. Evaluation: {@code NodeBuilder} builds
+ * {@code Node}s per monitor ({@code Nodes}, {@code TemporalNodes}, {@code Builtins},
+ * {@code Functions}, {@code DynamicNode} with {@code DynamicBodies}); values stay unboxed in
+ * {@code Slot}s; {@code StreamCell} holds each stream's state.
+ *
+ * <p>What does not live here: the owner loop and I/O (modules {@code dataflow-core} and
+ * {@code dataflow-io}), requests and the cutover ({@code dataflow-reconfig}).
+ */
+package io.dataflow.monitor;
