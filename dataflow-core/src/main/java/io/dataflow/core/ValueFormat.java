@@ -60,6 +60,29 @@ public final class ValueFormat {
     }
   }
 
+  /**
+   * Appends the text rendering of an unboxed value (see {@link Kind}); scalars are written
+   * without allocating a {@link Value}.
+   */
+  public static void appendTo(StringBuilder sb, byte kind, long bits, Object ref) {
+    switch (kind) {
+      case Kind.INT:
+        sb.append("Int(").append(bits).append(')');
+        break;
+      case Kind.BOOL:
+        sb.append(bits != 0 ? "Bool(true)" : "Bool(false)");
+        break;
+      case Kind.FLOAT:
+        sb.append("Float(").append(formatFloat(Double.longBitsToDouble(bits))).append(')');
+        break;
+      case Kind.STR:
+        sb.append("Str(").append(quote((String) ref)).append(')');
+        break;
+      default:
+        appendTo(sb, Kind.box(kind, bits, ref));
+    }
+  }
+
   /** Quotes a string: {@code "} and {@code \} are escaped, as are newline, tab and controls. */
   public static String quote(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 2);

@@ -244,11 +244,6 @@ public final class OutputPipelineSession implements OutputSession {
     }
   }
 
-  /** Sets the revision (a runtime continuing another's count). */
-  public void setRevision(long value) {
-    revision = value;
-  }
-
   private Active require(String name) {
     Active a = active.get(name);
     if (a == null) {

@@ -37,7 +37,7 @@ public final class TextOutputWriter implements OutputWriter {
       }
       line.setLength(0);
       line.append(layout.name(i)).append('[').append(tick).append("] = ");
-      ValueFormat.appendTo(line, row.get(i));
+      ValueFormat.appendTo(line, row.kind(i), row.bits(i), row.ref(i));
       line.append('\n');
       out.append(line);
     }

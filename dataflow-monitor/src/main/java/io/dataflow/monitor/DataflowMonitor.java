@@ -377,11 +377,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
     return revision;
   }
 
-  /** Sets the root revision (used by reconfiguration when this monitor takes over). */
-  public void setRevision(MonitorRevision revision) {
-    this.revision = Objects.requireNonNull(revision, "revision");
-  }
-
   void bodyInstalled() {
     revision = new MonitorRevision(revision.root(), revision.properties() + 1);
   }
