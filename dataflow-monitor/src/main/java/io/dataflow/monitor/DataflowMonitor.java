@@ -70,9 +70,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final StreamCell[] order;
   private final StreamCell[] inputCells;
   private final StreamCell[] outputCells;
+  private final StreamCell[] untypedOutputs;
   private final StreamCell[] ringCells;
   private final StreamCell[] committing;
-  private final Type[] checkedTypes;
+  private final TypeCheck.Compiled[] checkedTypes;
   private final boolean hasDynamic;
 
   // On-demand evaluation for dynamic bodies (owner thread only).
@@ -98,7 +99,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     int n = program.streams().size();
     this.tick = options.firstTick();
     this.cells = new StreamCell[n];
-    this.checkedTypes = new Type[n];
+    this.checkedTypes = new TypeCheck.Compiled[n];
     this.hasDynamic = program.hasDynamic;
     boolean[] keepState = new boolean[n];
     for (int i = 0; i < n; i++) {
@@ -116,7 +117,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       boolean typedInput = program.streams().get(i).role() == DataflowProgram.Role.INPUT
           && !program.streamTypes[i].isAny();
       if (typedInput || program.needsCheck[i]) {
-        checkedTypes[i] = program.streamTypes[i];
+        checkedTypes[i] = new TypeCheck.Compiled(program.streamTypes[i]);
       }
     }
     this.bodies = hasDynamic ? new DynamicBodies(this, options.dynamicCacheSize()) : null;
@@ -129,6 +130,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     this.inputCells = pick(program.inputIndex);
     this.outputCells = pick(program.outputIndex);
+    // Only an output of unknown static type can end up holding a function value.
+    this.untypedOutputs = java.util.Arrays.stream(outputCells)
+        .filter(c -> program.streamTypes[c.index].isAny()).toArray(StreamCell[]::new);
     for (StreamCell c : order) {
       if (keepState[c.index] && c.root != null) {
         if (report != null) {
@@ -492,8 +496,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   private void checkType(StreamCell c) {
-    Type t = checkedTypes[c.index];
-    if (!TypeCheck.matches(t, c)) {
+    TypeCheck.Compiled t = checkedTypes[c.index];
+    if (!t.matches(c)) {
       String what = program.streams().get(c.index).role() == DataflowProgram.Role.INPUT
           ? "input '" + c.name + "'" : "stream '" + c.name + "'";
       throw new EvalError(what + " is declared " + t + " but got a value of type "
@@ -502,7 +506,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   private void checkOutputs() {
-    for (StreamCell c : outputCells) {
+    for (StreamCell c : untypedOutputs) {
       if (c.tag == Kind.FUNCTION) {
         current = c;
         throw new EvalError("an output cannot carry a function");

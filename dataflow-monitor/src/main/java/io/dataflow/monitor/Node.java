@@ -10,4 +10,12 @@ package io.dataflow.monitor;
 abstract class Node extends Slot {
   /** Computes this tick's value; throws {@link EvalError} on a runtime error. */
   abstract void eval();
+
+  /**
+   * True when {@link #eval()} does nothing (a stream cell or a constant): parents skip the
+   * call, which keeps their call sites free for the nodes that compute.
+   */
+  boolean isLeaf() {
+    return false;
+  }
 }

@@ -152,12 +152,19 @@ final class NodeBuilder {
     Node l = build(b.left(), locals);
     Node r = build(b.right(), locals);
     BinOp op = b.op();
+    Type lt = types.get(b.left());
+    Type rt = types.get(b.right());
+    if (op.isArithmetic() && Type.INT.equals(lt) && Type.INT.equals(rt)) {
+      return new TypedNodes.IntArith(op, l, r);
+    }
+    if (op.isOrdering() && lt != null && rt != null && lt.isNumeric() && rt.isNumeric()) {
+      return new TypedNodes.NumCompare(op, l, r);
+    }
+    if (op.isLogical() && Type.BOOL.equals(lt) && Type.BOOL.equals(rt)) {
+      return new TypedNodes.BoolLogic(op, l, r);
+    }
     switch (op) {
       case ADD:
-        if (isInt(b.left()) && isInt(b.right())) {
-          return new Nodes.AddInt(l, r);
-        }
-        return new Nodes.Arithmetic(op, l, r);
       case SUB:
       case MUL:
       case DIV:
@@ -182,10 +189,6 @@ final class NodeBuilder {
       default:
         throw new IllegalStateException(op.name());
     }
-  }
-
-  private boolean isInt(Expr e) {
-    return Type.INT.equals(types.get(e));
   }
 
   private Node call(Ast.Call c, Locals locals) {

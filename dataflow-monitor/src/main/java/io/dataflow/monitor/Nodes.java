@@ -22,6 +22,11 @@ final class Nodes {
 
     @Override
     void eval() {}
+
+    @Override
+    boolean isLeaf() {
+      return true;
+    }
   }
 
   /** A literal. */
@@ -32,6 +37,11 @@ final class Nodes {
 
     @Override
     void eval() {}
+
+    @Override
+    boolean isLeaf() {
+      return true;
+    }
   }
 
   /** A unary operator with its operand's lifting memory. */
@@ -95,18 +105,26 @@ final class Nodes {
   abstract static class Binary extends Node {
     final Node left;
     final Node right;
+    final boolean leftLeaf;
+    final boolean rightLeaf;
     final Slot heldLeft = new Slot();
     final Slot heldRight = new Slot();
 
     Binary(Node left, Node right) {
       this.left = left;
       this.right = right;
+      this.leftLeaf = left.isLeaf();
+      this.rightLeaf = right.isLeaf();
     }
 
     @Override
     final void eval() {
-      left.eval();
-      right.eval();
+      if (!leftLeaf) {
+        left.eval();
+      }
+      if (!rightLeaf) {
+        right.eval();
+      }
       Slot x = Slot.lift(left, heldLeft);
       Slot y = Slot.lift(right, heldRight);
       if (x.tag == Kind.NOVAL || y.tag == Kind.NOVAL) {
@@ -133,22 +151,6 @@ final class Nodes {
     @Override
     void compute(Slot x, Slot y) {
       Ops.arithmetic(op, x, y, this);
-    }
-  }
-
-  /** {@code +} when both operands are statically Int. */
-  static final class AddInt extends Binary {
-    AddInt(Node left, Node right) {
-      super(left, right);
-    }
-
-    @Override
-    void compute(Slot x, Slot y) {
-      if (x.tag == Kind.INT && y.tag == Kind.INT) {
-        setInt(Ops.addInt(x.bits, y.bits));
-      } else {
-        Ops.arithmetic(BinOp.ADD, x, y, this);
-      }
     }
   }
 

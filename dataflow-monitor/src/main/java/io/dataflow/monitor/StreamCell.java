@@ -38,6 +38,11 @@ final class StreamCell extends Node {
   void eval() {}
 
   @Override
+  boolean isLeaf() {
+    return true;
+  }
+
+  @Override
   public String toString() {
     return name + "=" + super.toString();
   }

@@ -7,6 +7,45 @@ import io.dataflow.core.Value;
 final class TypeCheck {
   private TypeCheck() {}
 
+  /**
+   * A type check prepared once, so the per-tick check of a scalar type is one comparison of
+   * tags (no boxing, no walk over the type).
+   */
+  static final class Compiled {
+    final Type type;
+    /** The kind a present value must have, or -1 when the check needs the full walk. */
+    private final byte kind;
+
+    Compiled(Type type) {
+      this.type = type;
+      this.kind = scalarKind(type);
+    }
+
+    boolean matches(Slot s) {
+      return s.tag <= Kind.DEFERRED || (kind >= 0 ? s.tag == kind : TypeCheck.matches(type, s));
+    }
+
+    private static byte scalarKind(Type t) {
+      if (t.equals(Type.INT)) {
+        return Kind.INT;
+      } else if (t.equals(Type.FLOAT)) {
+        return Kind.FLOAT;
+      } else if (t.equals(Type.STR) || t instanceof Type.ExprOf) {
+        return Kind.STR;
+      } else if (t.equals(Type.BOOL)) {
+        return Kind.BOOL;
+      } else if (t.equals(Type.UNIT)) {
+        return Kind.UNIT;
+      }
+      return -1;
+    }
+
+    @Override
+    public String toString() {
+      return type.toString();
+    }
+  }
+
   static boolean matches(Type t, Slot s) {
     if (s.tag <= Kind.DEFERRED || t.isAny()) {
       return true;

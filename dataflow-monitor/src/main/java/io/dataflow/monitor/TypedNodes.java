@@ -1,0 +1,245 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.monitor.Ast.BinOp;
+
+/**
+ * Binary operators specialized for operands whose static types are known scalars (Int, Float,
+ * Bool). Same semantics as {@link Nodes.Binary} (lifting, NoVal before Deferred), but the
+ * lifting memories are primitive fields, leaf operands (cells and constants) are not called,
+ * and each class has its own {@code eval} so the JIT profiles each kind of node separately
+ * instead of sharing one megamorphic call site.
+ *
+ * <p>A value outside the static type (impossible for a program that type-checked, but cheap to
+ * guard) falls back to the generic operator semantics.
+ */
+final class TypedNodes {
+  private TypedNodes() {}
+
+  /** {@code + - * / %} on two Ints. */
+  static final class IntArith extends Node {
+    private final Node left;
+    private final Node right;
+    private final boolean leftLeaf;
+    private final boolean rightLeaf;
+    private final BinOp op;
+    private final int code;
+    private byte heldLeftTag;
+    private long heldLeft;
+    private byte heldRightTag;
+    private long heldRight;
+
+    IntArith(BinOp op, Node left, Node right) {
+      this.op = op;
+      this.code = op.ordinal();
+      this.left = left;
+      this.right = right;
+      this.leftLeaf = left.isLeaf();
+      this.rightLeaf = right.isLeaf();
+    }
+
+    @Override
+    void eval() {
+      if (!leftLeaf) {
+        left.eval();
+      }
+      if (!rightLeaf) {
+        right.eval();
+      }
+      byte lt = left.tag;
+      long lv = left.bits;
+      if (lt == Kind.NOVAL) {
+        lt = heldLeftTag;
+        lv = heldLeft;
+      } else {
+        heldLeftTag = lt;
+        heldLeft = lv;
+      }
+      byte rt = right.tag;
+      long rv = right.bits;
+      if (rt == Kind.NOVAL) {
+        rt = heldRightTag;
+        rv = heldRight;
+      } else {
+        heldRightTag = rt;
+        heldRight = rv;
+      }
+      if (lt == Kind.INT && rt == Kind.INT) {
+        tag = Kind.INT;
+        ref = null;
+        switch (code) {
+          case 0: // ADD
+            bits = Ops.addInt(lv, rv);
+            return;
+          case 1: // SUB
+            bits = Ops.subInt(lv, rv);
+            return;
+          case 2: // MUL
+            bits = Ops.mulInt(lv, rv);
+            return;
+          case 3: // DIV
+            bits = Ops.div(lv, rv);
+            return;
+          default: // MOD
+            bits = Ops.mod(lv, rv);
+            return;
+        }
+      }
+      if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
+        setNoVal();
+      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
+        setDeferred();
+      } else {
+        Ops.arithmetic(op, left, right, this); // a value outside the static type
+      }
+    }
+  }
+
+  /** {@code < <= > >=} on two numbers (Int or Float, mixed allowed). */
+  static final class NumCompare extends Node {
+    private final Node left;
+    private final Node right;
+    private final boolean leftLeaf;
+    private final boolean rightLeaf;
+    private final BinOp op;
+    private final int code;
+    private byte heldLeftTag;
+    private long heldLeft;
+    private byte heldRightTag;
+    private long heldRight;
+
+    NumCompare(BinOp op, Node left, Node right) {
+      this.op = op;
+      this.code = op == BinOp.LT ? 0 : op == BinOp.LE ? 1 : op == BinOp.GT ? 2 : 3;
+      this.left = left;
+      this.right = right;
+      this.leftLeaf = left.isLeaf();
+      this.rightLeaf = right.isLeaf();
+    }
+
+    @Override
+    void eval() {
+      if (!leftLeaf) {
+        left.eval();
+      }
+      if (!rightLeaf) {
+        right.eval();
+      }
+      byte lt = left.tag;
+      long lv = left.bits;
+      if (lt == Kind.NOVAL) {
+        lt = heldLeftTag;
+        lv = heldLeft;
+      } else {
+        heldLeftTag = lt;
+        heldLeft = lv;
+      }
+      byte rt = right.tag;
+      long rv = right.bits;
+      if (rt == Kind.NOVAL) {
+        rt = heldRightTag;
+        rv = heldRight;
+      } else {
+        heldRightTag = rt;
+        heldRight = rv;
+      }
+      boolean result;
+      if (lt == Kind.FLOAT && rt == Kind.FLOAT) {
+        result = compare(Double.longBitsToDouble(lv), Double.longBitsToDouble(rv));
+      } else if (lt == Kind.INT && rt == Kind.INT) {
+        int c = Long.compare(lv, rv);
+        result = code == 0 ? c < 0 : code == 1 ? c <= 0 : code == 2 ? c > 0 : c >= 0;
+      } else if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
+        setNoVal();
+        return;
+      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
+        setDeferred();
+        return;
+      } else if ((lt == Kind.INT || lt == Kind.FLOAT) && (rt == Kind.INT || rt == Kind.FLOAT)) {
+        result = compare(lt == Kind.INT ? (double) lv : Double.longBitsToDouble(lv),
+            rt == Kind.INT ? (double) rv : Double.longBitsToDouble(rv));
+      } else {
+        result = Ops.order(op, left, right); // a value outside the static type
+      }
+      tag = Kind.BOOL;
+      bits = result ? 1 : 0;
+      ref = null;
+    }
+
+    private boolean compare(double x, double y) {
+      switch (code) {
+        case 0:
+          return x < y;
+        case 1:
+          return x <= y;
+        case 2:
+          return x > y;
+        default:
+          return x >= y;
+      }
+    }
+  }
+
+  /** {@code && || =>} on two Bools (strict: both sides always evaluated). */
+  static final class BoolLogic extends Node {
+    private final Node left;
+    private final Node right;
+    private final boolean leftLeaf;
+    private final boolean rightLeaf;
+    private final BinOp op;
+    private byte heldLeftTag;
+    private long heldLeft;
+    private byte heldRightTag;
+    private long heldRight;
+
+    BoolLogic(BinOp op, Node left, Node right) {
+      this.op = op;
+      this.left = left;
+      this.right = right;
+      this.leftLeaf = left.isLeaf();
+      this.rightLeaf = right.isLeaf();
+    }
+
+    @Override
+    void eval() {
+      if (!leftLeaf) {
+        left.eval();
+      }
+      if (!rightLeaf) {
+        right.eval();
+      }
+      byte lt = left.tag;
+      long lv = left.bits;
+      if (lt == Kind.NOVAL) {
+        lt = heldLeftTag;
+        lv = heldLeft;
+      } else {
+        heldLeftTag = lt;
+        heldLeft = lv;
+      }
+      byte rt = right.tag;
+      long rv = right.bits;
+      if (rt == Kind.NOVAL) {
+        rt = heldRightTag;
+        rv = heldRight;
+      } else {
+        heldRightTag = rt;
+        heldRight = rv;
+      }
+      if (lt == Kind.BOOL && rt == Kind.BOOL) {
+        boolean a = lv != 0;
+        boolean b = rv != 0;
+        boolean r = op == BinOp.AND ? a && b : op == BinOp.OR ? a || b : !a || b;
+        tag = Kind.BOOL;
+        bits = r ? 1 : 0;
+        ref = null;
+      } else if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
+        setNoVal();
+      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
+        setDeferred();
+      } else {
+        throw Ops.operands(op.symbol, left, right);
+      }
+    }
+  }
+}
