@@ -399,7 +399,7 @@ public final class DataflowRuntime implements AutoCloseable {
     try {
       if (item instanceof Ingress.Data d) {
         for (Tick t : d.batch().ticks()) {
-          window.accept(t, now);
+          window.accept(input.admit(d.source(), t), now);
         }
       } else if (item instanceof Ingress.Control c) {
         window.flush();

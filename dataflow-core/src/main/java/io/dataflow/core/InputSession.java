@@ -26,6 +26,14 @@ public interface InputSession {
   /** The input interface revision (advances when a reconfiguration changes the bindings). */
   long revision();
 
+  /**
+   * Filters a tick a source delivered by stream ownership: a stream owned by another source is
+   * dropped (with a warning). The default admits everything.
+   */
+  default Tick admit(String source, Tick tick) {
+    return tick;
+  }
+
   /** Closes every source; errors are joined. */
   void close() throws Exception;
 

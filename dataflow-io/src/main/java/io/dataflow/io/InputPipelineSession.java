@@ -53,16 +53,71 @@ public final class InputPipelineSession implements InputSession {
   }
 
   private final Map<String, Active> active = new LinkedHashMap<>();
+  private final Map<String, String> owner = new java.util.HashMap<>();
+  private final java.util.Set<String> warned = new java.util.HashSet<>();
+  private final java.util.function.Consumer<String> warnings;
   private SourceContextFactory contexts;
   private long revision;
 
-  /** A session over the given bindings. */
+  /** A session over the given bindings; ownership conflicts are logged. */
   public InputPipelineSession(List<Binding> bindings) {
+    this(bindings, m -> org.slf4j.LoggerFactory.getLogger(InputPipelineSession.class).warn(m));
+  }
+
+  /** A session over the given bindings; ownership conflicts go to {@code warnings}. */
+  public InputPipelineSession(List<Binding> bindings,
+      java.util.function.Consumer<String> warnings) {
+    this.warnings = Objects.requireNonNull(warnings, "warnings");
     for (Binding b : bindings) {
       if (active.put(b.source().name(), new Active(b)) != null) {
         throw new IllegalArgumentException("duplicate source '" + b.source().name() + "'");
       }
     }
+    rebuildOwners();
+  }
+
+  private void rebuildOwners() {
+    owner.clear();
+    active.forEach((name, a) -> {
+      if (a.streams != null) {
+        a.streams.forEach(s -> owner.put(s, name));
+      }
+    });
+  }
+
+  /**
+   * Keeps a value only from the source that owns its stream: a stream bound to a source is
+   * accepted from that source alone; an unbound stream from any source without a binding.
+   * Everything else is dropped with one warning per source and stream.
+   */
+  @Override
+  public io.dataflow.core.Tick admit(String source, io.dataflow.core.Tick tick) {
+    if (owner.isEmpty()) {
+      return tick; // no explicit ownership: every source delivers whatever it has
+    }
+    Active a = active.get(source);
+    Set<String> mine = a == null ? null : a.streams;
+    Map<String, io.dataflow.core.Value> kept = null;
+    for (int i = 0; i < tick.size(); i++) {
+      String name = tick.shape().name(i);
+      String o = owner.get(name);
+      boolean ok = o == null ? mine == null : o.equals(source);
+      if (!ok) {
+        if (kept == null) {
+          kept = new LinkedHashMap<>();
+          for (int j = 0; j < i; j++) {
+            kept.put(tick.shape().name(j), tick.value(j));
+          }
+        }
+        if (warned.add(source + "/" + name)) {
+          warnings.accept("source '" + source + "' delivered '" + name + "', which "
+              + (o == null ? "it does not own" : "source '" + o + "' owns") + "; ignored");
+        }
+      } else if (kept != null) {
+        kept.put(name, tick.value(i));
+      }
+    }
+    return kept == null ? tick : io.dataflow.core.Tick.of(kept);
   }
 
   @Override
@@ -144,6 +199,7 @@ public final class InputPipelineSession implements InputSession {
     }
     Active a = new Active(binding);
     active.put(name, a);
+    rebuildOwners();
     binding.source().open(contexts.contextFor(name));
   }
 
@@ -153,6 +209,7 @@ public final class InputPipelineSession implements InputSession {
     if (a == null) {
       throw new IllegalArgumentException("no source '" + name + "'");
     }
+    rebuildOwners();
     a.binding.source().close();
   }
 
@@ -163,6 +220,7 @@ public final class InputPipelineSession implements InputSession {
       throw new IllegalArgumentException("no source '" + source + "'");
     }
     a.streams = streams == null ? null : Set.copyOf(streams);
+    rebuildOwners();
   }
 
   /** Ends a reconfiguration: the revision advances when the interface changed. */

@@ -57,6 +57,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private RejectPolicy rejectPolicy = RejectPolicy.END_RUN;
   private CutoverObserver observer = CutoverObserver.NONE;
   private IoFactory ioFactory = new StandardIoFactory(System.out);
+  private DirectDataflowEngine.Warnings warnings;
 
   private ReconfigurableDataflowRuntimeBuilder() {}
 
@@ -155,6 +156,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
 
   /** Receives warnings (default: logged). */
   public ReconfigurableDataflowRuntimeBuilder warnings(DirectDataflowEngine.Warnings value) {
+    this.warnings = Objects.requireNonNull(value, "warnings");
     runtime.warnings(value);
     return this;
   }
@@ -206,18 +208,25 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     if (destinations.isEmpty()) {
       throw new IllegalStateException("at least one destination is required");
     }
-    InputPipelineSession in = new InputPipelineSession(sources);
+    InputPipelineSession in = warnings == null ? new InputPipelineSession(sources)
+        : new InputPipelineSession(sources, warnings::warn);
     OutputPipelineSession out = new OutputPipelineSession(destinations);
-    Map<String, String> owners = new LinkedHashMap<>();
+    Map<String, String> inputOwners = new LinkedHashMap<>();
+    for (InputPipelineSession.Binding b : sources) {
+      if (b.streams() != null) {
+        b.streams().forEach(s -> inputOwners.put(s, b.source().name()));
+      }
+    }
+    Map<String, String> outputOwners = new LinkedHashMap<>();
     for (OutputPipelineSession.Destination d : destinations) {
       if (d.streams() != null) {
-        d.streams().forEach(s -> owners.put(s, d.name()));
+        d.streams().forEach(s -> outputOwners.put(s, d.name()));
       }
     }
     ReconfigurationAckSink ackSink = acks != null ? acks : ack -> LOG.info("{}", ack.toLine());
     ReconfigurationController controller = new ReconfigurationController(in, out,
         new ReconfigurationPlanner(ioFactory, typingMode, contextTransfer), ioFactory, ackSink,
-        rejectPolicy, observer, monitorOptions, owners);
+        rejectPolicy, observer, monitorOptions, inputOwners, outputOwners);
     return runtime.monitor(DataflowMonitor.create(p, monitorOptions)).input(in).output(out)
         .controlHandler(controller).build();
   }

@@ -53,7 +53,8 @@ final class ReconfigurationController implements ControlHandler {
   ReconfigurationController(InputPipelineSession input, OutputPipelineSession output,
       ReconfigurationPlanner planner, IoFactory factory, ReconfigurationAckSink acks,
       RejectPolicy rejectPolicy, CutoverObserver observer,
-      DataflowMonitor.Options monitorOptions, Map<String, String> outputOwners) {
+      DataflowMonitor.Options monitorOptions, Map<String, String> inputOwners,
+      Map<String, String> outputOwners) {
     this.input = input;
     this.output = output;
     this.planner = planner;
@@ -62,6 +63,7 @@ final class ReconfigurationController implements ControlHandler {
     this.rejectPolicy = rejectPolicy;
     this.observer = observer;
     this.monitorOptions = monitorOptions;
+    this.inputOwners.putAll(inputOwners);
     this.outputOwners.putAll(outputOwners);
   }
 

@@ -221,6 +221,29 @@ class ReconfigurationTest {
     }
   }
 
+  @Test
+  void aStreamBoundToASourceIsTakenFromThatSourceOnly() {
+    CallLog log = new CallLog();
+    ScriptedSource a = new ScriptedSource("a", log).batch(Values.row("x", 1, "y", 100))
+        .neverEnd();
+    ScriptedSource b = new ScriptedSource("b", log).batch(Values.row("x", 50, "y", 2))
+        .neverEnd();
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nin y\nout sx\nout sy\nsx = x\nsy = y")
+        .source(a, java.util.Set.of("x")).source(b, java.util.Set.of("y")).build()) {
+      h.runUntilIdle();
+      assertThat(h.trace()).hasLines("sx[0] = Int(1)", "sy[1] = Int(2)");
+      assertThat(h.warnings()).containsExactly(
+          "source 'a' delivered 'y', which source 'b' owns; ignored",
+          "source 'b' delivered 'x', which source 'a' owns; ignored");
+      // Moving y to a is an explicit binding change: the interface revision advances.
+      ReconfigurationAck ack = h.reconfigure(new ReconfigurationRequest(
+          "in x\nin y\nout sx\nout sy\nsx = x\nsy = y",
+          new Bindings(null, Map.of("y", "a")), null, "test"));
+      assertThat(ack.interfaceChanged()).isTrue();
+      assertThat(ack.interfaceRevision()).isEqualTo(1);
+    }
+  }
+
   private static final class Sinks2 {
     final ScriptedSink extra = new ScriptedSink("extra", new CallLog());
     final ScriptedSink alerts = new ScriptedSink("alerts", new CallLog());
