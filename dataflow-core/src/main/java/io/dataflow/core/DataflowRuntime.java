@@ -458,10 +458,11 @@ public final class DataflowRuntime implements AutoCloseable {
     }
     Teardown teardown = new Teardown()
         .step("flush", engine::flush)
-        .step("close input", input::close);
+        .step("close input", input::close)
+        .step("prepare output", output::beforeClose);
     Exception early = teardown.run();
     if (early != null) {
-      failures.fail(early.getMessage().startsWith("flush") ? "sink" : "input", early);
+      failures.fail(early.getMessage().startsWith("close input") ? "input" : "sink", early);
     }
     // The output may block: close it on a closer thread so the deadline can be enforced.
     closing = new CompletableFuture<>();

@@ -14,6 +14,12 @@ public interface OutputSession extends OutputWriter {
    */
   default void open(Clock clock, TimerQueue timers) throws Exception {}
 
+  /**
+   * Called on the owner thread right before {@link #close()} is started on the runtime's
+   * closer thread: stop using the owner's timers (retries then happen inside close).
+   */
+  default void beforeClose() {}
+
   /** The output interface revision (advances when a reconfiguration changes the bindings). */
   long revision();
 

@@ -24,6 +24,7 @@ public final class RetryingOutputWriter implements OutputWriter {
   private final ArrayDeque<Object> pending = new ArrayDeque<>();
   private final List<String> attempts = new ArrayList<>();
   private TimerQueue.Timer retryTimer;
+  private volatile boolean closing;
   private IOException failure;
 
   private record PendingFeed(long tick, RowLayout layout, Row row) {}
@@ -80,19 +81,38 @@ public final class RetryingOutputWriter implements OutputWriter {
     }
   }
 
-  /** Replays the pending operations at close, waiting out the backoff on the clock. */
-  @Override
-  public void close() throws IOException {
+  /**
+   * Stops scheduling retries on the owner's timers: from now on, retries happen inside
+   * {@link #close()}. Owner thread only; the runtime calls it before closing the output on its
+   * closer thread, so no timer and no close replay the same rows at the same time.
+   */
+  public void stopTimers() {
+    closing = true;
     if (retryTimer != null) {
       retryTimer.cancel();
       retryTimer = null;
     }
+  }
+
+  /**
+   * Replays the pending operations, waiting out the backoff on the clock, then closes. Call
+   * {@link #stopTimers()} on the owner thread first when closing from another thread.
+   */
+  @Override
+  public void close() throws IOException {
+    stopTimersIfOwner();
     while (failure == null && !pending.isEmpty()) {
       clock.parkUntil(clock.nanoTime() + backoff.delayNanos(attempts.size()));
       replay();
     }
     checkFailed();
     delegate.close();
+  }
+
+  private void stopTimersIfOwner() {
+    if (!closing) {
+      stopTimers(); // closed on the owner thread itself (no closer thread)
+    }
   }
 
   private void failed(RetryableException e) throws IOException {
@@ -103,8 +123,10 @@ public final class RetryingOutputWriter implements OutputWriter {
       pending.clear();
       throw failure;
     }
-    long due = clock.nanoTime() + backoff.delayNanos(attempts.size());
-    retryTimer = timers.schedule(due, this::retryFromTimer);
+    if (!closing) {
+      long due = clock.nanoTime() + backoff.delayNanos(attempts.size());
+      retryTimer = timers.schedule(due, this::retryFromTimer);
+    }
   }
 
   private void retryFromTimer() {

@@ -22,7 +22,8 @@ import java.util.TreeMap;
  *   <tr><th>value</th><th>JSON</th></tr>
  *   <tr><td>Int</td><td>an integer: {@code 3}</td></tr>
  *   <tr><td>Float</td><td>a number with a fraction or exponent: {@code 1.0}, {@code 2.5e-7};
- *       non-finite: {@code {"$float": "NaN"}}, {@code "inf"}, {@code "-inf"}</td></tr>
+ *       non-finite: {@code {"$float": "NaN"}}, {@code {"$float": "inf"}},
+ *       {@code {"$float": "-inf"}}</td></tr>
  *   <tr><td>Str</td><td>a string</td></tr>
  *   <tr><td>Bool</td><td>{@code true} / {@code false}</td></tr>
  *   <tr><td>Unit</td><td>{@code null}</td></tr>

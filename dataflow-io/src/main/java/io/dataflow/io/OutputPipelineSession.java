@@ -156,6 +156,15 @@ public final class OutputPipelineSession implements OutputSession {
     }
   }
 
+  @Override
+  public void beforeClose() {
+    for (Active a : active.values()) {
+      if (a.writer instanceof RetryingOutputWriter r) {
+        r.stopTimers();
+      }
+    }
+  }
+
   /** Flushes and closes every destination; errors are joined. */
   @Override
   public void close() throws IOException {

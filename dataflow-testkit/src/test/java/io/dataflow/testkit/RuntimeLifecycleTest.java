@@ -191,6 +191,21 @@ class RuntimeLifecycleTest {
   }
 
   @Test
+  void rowsAwaitingARetryAtShutdownAreWrittenOnceByTheClose() {
+    ScriptedSink flaky = new ScriptedSink("flaky", new CallLog())
+        .failRetryably(ScriptedSink.Call.FEED, 1, 2);
+    Backoff backoff = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 2.0, 5);
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD)
+        .destination("flaky", flaky, null, backoff).build()) {
+      h.tick("x", 1, "y", 1).tick("x", 2);
+      // The retry timer is pending; the shutdown takes the retries over (no timer runs them).
+      ExitReport r = h.finish();
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.COMPLETED);
+      assertThat(flaky.ticks()).containsExactly(0L, 1L);
+    }
+  }
+
+  @Test
   void retryableSinkGivesUpAfterTheLastAttemptListingEveryAttempt() {
     ScriptedSink broken = new ScriptedSink("broken", new CallLog())
         .failRetryably(ScriptedSink.Call.FEED, 1, 100);
