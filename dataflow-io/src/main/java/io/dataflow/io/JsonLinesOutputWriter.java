@@ -3,7 +3,6 @@ package io.dataflow.io;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dataflow.core.Kind;
-import io.dataflow.core.OutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import java.io.IOException;
@@ -18,10 +17,8 @@ import java.io.Writer;
  *
  * <p>Thread-safety: owner thread only.
  */
-public final class JsonLinesOutputWriter implements OutputWriter {
+public final class JsonLinesOutputWriter extends CharacterOutputWriter {
   private static final JsonFactory FACTORY = new JsonFactory();
-  private final Writer out;
-  private final boolean closeTarget;
   private final StringWriter buffer = new StringWriter(128);
 
   /**
@@ -30,8 +27,7 @@ public final class JsonLinesOutputWriter implements OutputWriter {
    * @param closeTarget whether {@link #close()} closes {@code out} (false for stdout)
    */
   public JsonLinesOutputWriter(Writer out, boolean closeTarget) {
-    this.out = out;
-    this.closeTarget = closeTarget;
+    super(out, closeTarget);
   }
 
   @Override
@@ -64,17 +60,4 @@ public final class JsonLinesOutputWriter implements OutputWriter {
     out.append(buffer.getBuffer()).append('\n');
   }
 
-  @Override
-  public void flush() throws IOException {
-    out.flush();
-  }
-
-  @Override
-  public void close() throws IOException {
-    if (closeTarget) {
-      out.close();
-    } else {
-      out.flush();
-    }
-  }
 }

@@ -1,7 +1,6 @@
 package io.dataflow.io;
 
 import io.dataflow.core.Kind;
-import io.dataflow.core.OutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.ValueFormat;
@@ -14,9 +13,7 @@ import java.io.Writer;
  *
  * <p>Thread-safety: owner thread only.
  */
-public final class TextOutputWriter implements OutputWriter {
-  private final Writer out;
-  private final boolean closeTarget;
+public final class TextOutputWriter extends CharacterOutputWriter {
   private final StringBuilder line = new StringBuilder(64);
 
   /**
@@ -25,8 +22,7 @@ public final class TextOutputWriter implements OutputWriter {
    * @param closeTarget whether {@link #close()} closes {@code out} (false for stdout)
    */
   public TextOutputWriter(Writer out, boolean closeTarget) {
-    this.out = out;
-    this.closeTarget = closeTarget;
+    super(out, closeTarget);
   }
 
   @Override
@@ -40,20 +36,6 @@ public final class TextOutputWriter implements OutputWriter {
       ValueFormat.appendTo(line, row.kind(i), row.bits(i), row.ref(i));
       line.append('\n');
       out.append(line);
-    }
-  }
-
-  @Override
-  public void flush() throws IOException {
-    out.flush();
-  }
-
-  @Override
-  public void close() throws IOException {
-    if (closeTarget) {
-      out.close();
-    } else {
-      out.flush();
     }
   }
 }

@@ -16,26 +16,80 @@ import io.dataflow.monitor.Ast.BinOp;
 final class TypedNodes {
   private TypedNodes() {}
 
-  /** {@code + - * / %} on two Ints. */
-  static final class IntArith extends Node {
-    private final Node left;
-    private final Node right;
-    private final boolean leftLeaf;
-    private final boolean rightLeaf;
-    private final BinOp op;
-    private final int code;
+  /**
+   * The shared part: operands, their primitive lifting memories, and this tick's lifted
+   * operands. The calls to the operands' {@code eval} stay in each subclass, so each kind of
+   * node keeps its own call-site profile.
+   */
+  abstract static class TypedBinary extends Node {
+    final Node left;
+    final Node right;
+    final boolean leftLeaf;
+    final boolean rightLeaf;
+    final BinOp op;
     private byte heldLeftTag;
     private long heldLeft;
     private byte heldRightTag;
     private long heldRight;
+    /** This tick's lifted operands (set by {@link #lift()}). */
+    byte lt;
+    byte rt;
+    long lv;
+    long rv;
 
-    IntArith(BinOp op, Node left, Node right) {
+    TypedBinary(BinOp op, Node left, Node right) {
       this.op = op;
-      this.code = op.ordinal();
       this.left = left;
       this.right = right;
       this.leftLeaf = left.isLeaf();
       this.rightLeaf = right.isLeaf();
+    }
+
+    /** Sample-and-hold on both operands, after they were evaluated. */
+    final void lift() {
+      byte t = left.tag;
+      if (t == Kind.NOVAL) {
+        lt = heldLeftTag;
+        lv = heldLeft;
+      } else {
+        lt = t;
+        lv = left.bits;
+        heldLeftTag = t;
+        heldLeft = lv;
+      }
+      t = right.tag;
+      if (t == Kind.NOVAL) {
+        rt = heldRightTag;
+        rv = heldRight;
+      } else {
+        rt = t;
+        rv = right.bits;
+        heldRightTag = t;
+        heldRight = rv;
+      }
+    }
+
+    /** NoVal before Deferred; returns true when the result is one of them. */
+    final boolean absent() {
+      if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
+        setNoVal();
+        return true;
+      }
+      if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
+        setDeferred();
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /** {@code + - * / %} on two Ints. */
+  static final class IntArith extends TypedBinary {
+    private final int code;
+
+    IntArith(BinOp op, Node left, Node right) {
+      super(op, left, right);
+      this.code = op.ordinal();
     }
 
     @Override
@@ -46,24 +100,7 @@ final class TypedNodes {
       if (!rightLeaf) {
         right.eval();
       }
-      byte lt = left.tag;
-      long lv = left.bits;
-      if (lt == Kind.NOVAL) {
-        lt = heldLeftTag;
-        lv = heldLeft;
-      } else {
-        heldLeftTag = lt;
-        heldLeft = lv;
-      }
-      byte rt = right.tag;
-      long rv = right.bits;
-      if (rt == Kind.NOVAL) {
-        rt = heldRightTag;
-        rv = heldRight;
-      } else {
-        heldRightTag = rt;
-        heldRight = rv;
-      }
+      lift();
       if (lt == Kind.INT && rt == Kind.INT) {
         tag = Kind.INT;
         ref = null;
@@ -85,36 +122,19 @@ final class TypedNodes {
             return;
         }
       }
-      if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
-        setNoVal();
-      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
-        setDeferred();
-      } else {
+      if (!absent()) {
         Ops.arithmetic(op, left, right, this); // a value outside the static type
       }
     }
   }
 
   /** {@code < <= > >=} on two numbers (Int or Float, mixed allowed). */
-  static final class NumCompare extends Node {
-    private final Node left;
-    private final Node right;
-    private final boolean leftLeaf;
-    private final boolean rightLeaf;
-    private final BinOp op;
+  static final class NumCompare extends TypedBinary {
     private final int code;
-    private byte heldLeftTag;
-    private long heldLeft;
-    private byte heldRightTag;
-    private long heldRight;
 
     NumCompare(BinOp op, Node left, Node right) {
-      this.op = op;
+      super(op, left, right);
       this.code = op == BinOp.LT ? 0 : op == BinOp.LE ? 1 : op == BinOp.GT ? 2 : 3;
-      this.left = left;
-      this.right = right;
-      this.leftLeaf = left.isLeaf();
-      this.rightLeaf = right.isLeaf();
     }
 
     @Override
@@ -125,35 +145,14 @@ final class TypedNodes {
       if (!rightLeaf) {
         right.eval();
       }
-      byte lt = left.tag;
-      long lv = left.bits;
-      if (lt == Kind.NOVAL) {
-        lt = heldLeftTag;
-        lv = heldLeft;
-      } else {
-        heldLeftTag = lt;
-        heldLeft = lv;
-      }
-      byte rt = right.tag;
-      long rv = right.bits;
-      if (rt == Kind.NOVAL) {
-        rt = heldRightTag;
-        rv = heldRight;
-      } else {
-        heldRightTag = rt;
-        heldRight = rv;
-      }
+      lift();
       boolean result;
       if (lt == Kind.FLOAT && rt == Kind.FLOAT) {
         result = compare(Double.longBitsToDouble(lv), Double.longBitsToDouble(rv));
       } else if (lt == Kind.INT && rt == Kind.INT) {
         int c = Long.compare(lv, rv);
         result = code == 0 ? c < 0 : code == 1 ? c <= 0 : code == 2 ? c > 0 : c >= 0;
-      } else if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
-        setNoVal();
-        return;
-      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
-        setDeferred();
+      } else if (absent()) {
         return;
       } else if ((lt == Kind.INT || lt == Kind.FLOAT) && (rt == Kind.INT || rt == Kind.FLOAT)) {
         result = compare(lt == Kind.INT ? (double) lv : Double.longBitsToDouble(lv),
@@ -181,23 +180,9 @@ final class TypedNodes {
   }
 
   /** {@code && || =>} on two Bools (strict: both sides always evaluated). */
-  static final class BoolLogic extends Node {
-    private final Node left;
-    private final Node right;
-    private final boolean leftLeaf;
-    private final boolean rightLeaf;
-    private final BinOp op;
-    private byte heldLeftTag;
-    private long heldLeft;
-    private byte heldRightTag;
-    private long heldRight;
-
+  static final class BoolLogic extends TypedBinary {
     BoolLogic(BinOp op, Node left, Node right) {
-      this.op = op;
-      this.left = left;
-      this.right = right;
-      this.leftLeaf = left.isLeaf();
-      this.rightLeaf = right.isLeaf();
+      super(op, left, right);
     }
 
     @Override
@@ -208,24 +193,7 @@ final class TypedNodes {
       if (!rightLeaf) {
         right.eval();
       }
-      byte lt = left.tag;
-      long lv = left.bits;
-      if (lt == Kind.NOVAL) {
-        lt = heldLeftTag;
-        lv = heldLeft;
-      } else {
-        heldLeftTag = lt;
-        heldLeft = lv;
-      }
-      byte rt = right.tag;
-      long rv = right.bits;
-      if (rt == Kind.NOVAL) {
-        rt = heldRightTag;
-        rv = heldRight;
-      } else {
-        heldRightTag = rt;
-        heldRight = rv;
-      }
+      lift();
       if (lt == Kind.BOOL && rt == Kind.BOOL) {
         boolean a = lv != 0;
         boolean b = rv != 0;
@@ -233,11 +201,7 @@ final class TypedNodes {
         tag = Kind.BOOL;
         bits = r ? 1 : 0;
         ref = null;
-      } else if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
-        setNoVal();
-      } else if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
-        setDeferred();
-      } else {
+      } else if (!absent()) {
         throw Ops.operands(op.symbol, left, right);
       }
     }
