@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -60,7 +59,7 @@ public final class DataflowRuntime implements AutoCloseable {
   // Owner-thread state.
   private RuntimeState state = RuntimeState.NEW;
   private long deadline;
-  private volatile CompletableFuture<Void> closing;
+  private volatile OutputCloser closing;
   private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
   private boolean apiEnded;
   private boolean threaded;
@@ -72,7 +71,7 @@ public final class DataflowRuntime implements AutoCloseable {
   private volatile boolean stopRequested;
   private volatile Thread ownerThread;
 
-  private DataflowRuntime(Builder b) {
+  DataflowRuntime(DataflowRuntimeBuilder b) {
     this.name = b.name;
     this.clock = b.clock;
     this.ingress = new Ingress(b.ingressCapacity, clock, name);
@@ -100,8 +99,8 @@ public final class DataflowRuntime implements AutoCloseable {
   }
 
   /** A builder; the monitor and the two sessions are required. */
-  public static Builder builder() {
-    return new Builder();
+  public static DataflowRuntimeBuilder builder() {
+    return new DataflowRuntimeBuilder();
   }
 
   // ---------------------------------------------------------------- handle (any thread)
@@ -465,26 +464,14 @@ public final class DataflowRuntime implements AutoCloseable {
       failures.fail(early.getMessage().startsWith("close input") ? "input" : "sink", early);
     }
     // The output may block: close it on a closer thread so the deadline can be enforced.
-    closing = new CompletableFuture<>();
-    Thread closer = new Thread(() -> {
-      try {
-        output.close();
-        closing.complete(null);
-      } catch (Throwable t) {
-        closing.completeExceptionally(t);
-      }
-    }, name + "-closer");
-    closer.setDaemon(true);
-    closer.start();
+    closing = new OutputCloser(name + "-closer", output);
     return 1;
   }
 
   private int closingStep(long now) {
     if (closing.isDone()) {
-      try {
-        closing.join();
-      } catch (RuntimeException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
+      Throwable cause = closing.failure();
+      if (cause != null) {
         failures.fail("sink", cause);
       }
       terminate();
@@ -568,18 +555,8 @@ public final class DataflowRuntime implements AutoCloseable {
    * @return true when the close has finished (or none is running)
    */
   public boolean awaitOutputClosed(Duration timeout) throws InterruptedException {
-    CompletableFuture<Void> c = closing;
-    if (c == null) {
-      return true;
-    }
-    try {
-      c.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (java.util.concurrent.ExecutionException e) {
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    }
+    OutputCloser c = closing;
+    return c == null || c.await(timeout);
   }
 
   /** The monitor the engine evaluates now (owner thread only; for inspection). */
@@ -626,109 +603,6 @@ public final class DataflowRuntime implements AutoCloseable {
     @Override
     public void setInterfaceRevision(long revision) {
       interfaceRevision = revision;
-    }
-  }
-
-  /** Builds a runtime; fails fast on a bad value. */
-  public static final class Builder {
-    private String name = "dataflow";
-    private Monitor monitor;
-    private InputSession input;
-    private OutputSession output;
-    private Clock clock = SystemClock.INSTANCE;
-    private ExecutionPolicy policy = ExecutionPolicy.BUFFERED;
-    private InputWindow window = InputWindow.none();
-    private int ingressCapacity = 4096;
-    private ControlHandler controlHandler;
-    private Duration closeTimeout = Duration.ofSeconds(30);
-    private DirectDataflowEngine.Warnings warnings;
-
-    private Builder() {}
-
-    /** The name used for threads and logs. */
-    public Builder name(String value) {
-      this.name = Objects.requireNonNull(value, "name");
-      return this;
-    }
-
-    /** The monitor to evaluate (required). */
-    public Builder monitor(Monitor value) {
-      this.monitor = Objects.requireNonNull(value, "monitor");
-      return this;
-    }
-
-    /** The input session (required; may have no sources when input comes from the handle). */
-    public Builder input(InputSession value) {
-      this.input = Objects.requireNonNull(value, "input");
-      return this;
-    }
-
-    /** The output session (required). */
-    public Builder output(OutputSession value) {
-      this.output = Objects.requireNonNull(value, "output");
-      return this;
-    }
-
-    /** The clock (default: the system clock). */
-    public Builder clock(Clock value) {
-      this.clock = Objects.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /** The flush policy (default: buffered, every 256 ticks). */
-    public Builder policy(ExecutionPolicy value) {
-      this.policy = Objects.requireNonNull(value, "policy");
-      return this;
-    }
-
-    /** The input window (default: none). */
-    public Builder window(InputWindow value) {
-      this.window = Objects.requireNonNull(value, "window");
-      return this;
-    }
-
-    /** The ingress queue capacity, rounded up to a power of two (default 4096). */
-    public Builder ingressCapacity(int value) {
-      if (value < 2) {
-        throw new IllegalArgumentException("ingressCapacity must be at least 2: " + value);
-      }
-      this.ingressCapacity = value;
-      return this;
-    }
-
-    /** Handles control items (required to accept any). */
-    public Builder controlHandler(ControlHandler value) {
-      this.controlHandler = value;
-      return this;
-    }
-
-    /** How long closing the output may take at the end of input (default 30 s). */
-    public Builder closeTimeout(Duration value) {
-      if (value.isNegative()) {
-        throw new IllegalArgumentException("closeTimeout must not be negative: " + value);
-      }
-      this.closeTimeout = value;
-      return this;
-    }
-
-    /** Receives warnings (default: logged). */
-    public Builder warnings(DirectDataflowEngine.Warnings value) {
-      this.warnings = value;
-      return this;
-    }
-
-    /** Builds the runtime. */
-    public DataflowRuntime build() {
-      if (monitor == null) {
-        throw new IllegalStateException("a monitor is required");
-      }
-      if (input == null) {
-        throw new IllegalStateException("an input session is required");
-      }
-      if (output == null) {
-        throw new IllegalStateException("an output session is required");
-      }
-      return new DataflowRuntime(this);
     }
   }
 }

@@ -163,7 +163,7 @@ public final class JsonLinesSource implements Source {
       return new EncodedControlRequest(request.toString(), location(1));
     }
     Map<String, Value> values = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       try {

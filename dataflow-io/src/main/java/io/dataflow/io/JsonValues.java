@@ -165,7 +165,7 @@ public final class JsonValues {
 
   private static Value plainMap(JsonNode n) {
     TreeMap<String, Value> entries = new TreeMap<>(ValueFormat.CODE_POINT_ORDER);
-    Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       Value v = read(e.getValue());

@@ -3,6 +3,7 @@ package io.dataflow.reconfig;
 import io.dataflow.core.Backoff;
 import io.dataflow.core.Clock;
 import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.DataflowRuntimeBuilder;
 import io.dataflow.core.DirectDataflowEngine;
 import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.InputWindow;
@@ -50,7 +51,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private TypingMode typingMode = TypingMode.GRADUAL;
   private final List<InputPipelineSession.Binding> sources = new ArrayList<>();
   private final List<OutputPipelineSession.Destination> destinations = new ArrayList<>();
-  private final DataflowRuntime.Builder runtime = DataflowRuntime.builder();
+  private final DataflowRuntimeBuilder runtime = DataflowRuntime.builder();
   private DataflowMonitor.Options monitorOptions = DataflowMonitor.Options.DEFAULT;
   private boolean contextTransfer = true;
   private ReconfigurationAckSink acks;

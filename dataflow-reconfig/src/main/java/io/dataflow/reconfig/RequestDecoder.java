@@ -76,7 +76,7 @@ public final class RequestDecoder {
             origin);
       }
       endpoints = new LinkedHashMap<>();
-      Iterator<Map.Entry<String, JsonNode>> it = e.fields();
+      Iterator<Map.Entry<String, JsonNode>> it = e.properties().iterator();
       while (it.hasNext()) {
         Map.Entry<String, JsonNode> entry = it.next();
         endpoints.put(entry.getKey(), ioSpec(entry.getValue(),
@@ -89,7 +89,7 @@ public final class RequestDecoder {
       if (!s.isObject()) {
         throw new RequestException("'" + what + ".streams' must be an object", origin);
       }
-      Iterator<Map.Entry<String, JsonNode>> it = s.fields();
+      Iterator<Map.Entry<String, JsonNode>> it = s.properties().iterator();
       while (it.hasNext()) {
         Map.Entry<String, JsonNode> entry = it.next();
         if (!entry.getValue().isTextual()) {
@@ -118,7 +118,7 @@ public final class RequestDecoder {
           + "existing one)", origin);
     }
     Map<String, String> params = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> f = it.next();
       if (f.getKey().equals("type")) {
