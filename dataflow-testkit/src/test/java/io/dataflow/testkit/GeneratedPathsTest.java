@@ -2,11 +2,15 @@ package io.dataflow.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dataflow.core.ExecutionPolicy;
+import io.dataflow.core.InputWindow;
 import io.dataflow.core.Value;
 import io.dataflow.monitor.TypingMode;
 import io.dataflow.testkit.Runs.Run;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -14,7 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Generated specs and traces give identical output through every library path: the bare
  * monitor, the runtime stepped by the harness, the runtime in the caller's thread reading the
- * rendered trace file, and (every 4th seed) the runtime on its own thread. A risky spec may
+ * rendered trace file, and (every 4th seed) the runtime on its own thread with random batch
+ * sizes, flush policy and batching input window; another layout of the same spec (declaration
+ * order, inline equations, comments) gives the same output too. A risky spec may
  * fail with a runtime error; then every path fails at the same tick and stream after the same
  * rows. Catches: a path that reorders, drops or synthesizes ticks, loses the last tick of a
  * batch, reads a gap as anything but an empty tick, or evaluates past a failure.
@@ -39,9 +45,19 @@ class GeneratedPathsTest {
           .isEqualTo(monitor);
       assertThat(Runs.traceFile(spec.text(), TypingMode.GRADUAL, TraceGenerator.render(trace)))
           .as("trace file").isEqualTo(monitor);
+      assertThat(Runs.monitor(spec.withLayoutSeed(~seed).text(), TypingMode.GRADUAL, trace))
+          .as("another layout of the same spec").isEqualTo(monitor);
       if (seed % 4 == 0) {
-        assertThat(Runs.threaded(spec.text(), TypingMode.GRADUAL, trace)).as("threaded")
-            .isEqualTo(monitor);
+        // Batch boundaries, flush policy and a batching input window never change the output.
+        SplittableRandom rnd = new SplittableRandom(seed);
+        int batchSize = 1 + rnd.nextInt(70);
+        ExecutionPolicy policy = rnd.nextBoolean() ? ExecutionPolicy.SYNCHRONOUS
+            : ExecutionPolicy.buffered(1 + rnd.nextInt(300));
+        InputWindow window = rnd.nextBoolean() ? InputWindow.none()
+            : InputWindow.batch(1 + rnd.nextInt(20), Duration.ofMillis(1));
+        c.note("threaded runtime", "batches of " + batchSize + ", " + policy + ", " + window);
+        assertThat(Runs.threaded(spec.text(), TypingMode.GRADUAL, trace, batchSize, policy,
+            window)).as("threaded").isEqualTo(monitor);
       }
     });
   }

@@ -121,6 +121,15 @@ class GeneratedReconfigurationTest {
         assertThat(ack.interfaceRevision()).isEqualTo(request.changesInterface() ? 1 : 0);
         assertThat(ack.effectiveTick()).isEqualTo(at);
       });
+      // Outputs that read no changed stream, even transitively, keep their state and history.
+      java.util.Set<String> affected = affected(spec, request.replacement());
+      c.note("affected", affected);
+      for (String o : request.replacement().outputNames()) {
+        if (!affected.contains(o)) {
+          assertThat(of(stepped.lines(), o)).as("unaffected output %s", o)
+              .isEqualTo(of(without.lines(), o));
+        }
+      }
       String text = String.join("", stepped.lines().stream().map(l -> l + "\n").toList());
       assertThat(runMonitorWithTransfer(spec, trace, at, request)).as("bare monitor")
           .isEqualTo(text);
@@ -248,6 +257,37 @@ class GeneratedReconfigurationTest {
       out.add(a);
     }
     return out;
+  }
+
+  /**
+   * The streams of {@code after} whose values may differ from {@code before}'s: new streams,
+   * streams with another expression or type, and every stream reading one of them.
+   */
+  static java.util.Set<String> affected(GeneratedSpec before, GeneratedSpec after) {
+    java.util.Set<String> affected = new java.util.HashSet<>();
+    for (GeneratedSpec.Stream s : after.computed()) {
+      java.util.Optional<GeneratedSpec.Stream> old = before.stream(s.name());
+      if (old.isEmpty() || !old.get().expression().equals(s.expression())
+          || old.get().type() != s.type()) {
+        affected.add(s.name());
+      }
+    }
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (GeneratedSpec.Stream s : after.computed()) {
+        if (!affected.contains(s.name())
+            && s.refs().stream().anyMatch(affected::contains)) {
+          grew = affected.add(s.name());
+        }
+      }
+    }
+    return affected;
+  }
+
+  /** The lines of one stream. */
+  static List<String> of(List<String> lines, String stream) {
+    return lines.stream().filter(l -> l.startsWith(stream + "[")).toList();
   }
 
   /** The lines of ticks before {@code tick}. */

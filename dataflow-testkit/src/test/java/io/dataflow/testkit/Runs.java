@@ -1,9 +1,12 @@
 package io.dataflow.testkit;
 
 import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.ExitReport;
+import io.dataflow.core.InputWindow;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.RuntimeState;
+import io.dataflow.core.Tick;
 import io.dataflow.core.Value;
 import io.dataflow.io.InMemorySource;
 import io.dataflow.io.Sinks;
@@ -109,12 +112,27 @@ final class Runs {
     return new Run(out.lines(), failure(r));
   }
 
-  /** The runtime on its own thread reading the rows from memory. */
+  /** The runtime on its own thread reading the rows from memory, one tick per batch. */
   static Run threaded(String spec, TypingMode mode, List<Map<String, Value>> trace)
       throws Exception {
+    return threaded(spec, mode, trace, 1, ExecutionPolicy.SYNCHRONOUS, InputWindow.none());
+  }
+
+  /**
+   * The runtime on its own thread reading the rows from memory in batches of up to
+   * {@code batchSize} ticks, with the given flush policy and input window.
+   */
+  static Run threaded(String spec, TypingMode mode, List<Map<String, Value>> trace,
+      int batchSize, ExecutionPolicy policy, InputWindow window) throws Exception {
+    List<Tick> ticks = new ArrayList<>();
+    for (Map<String, Value> row : trace) {
+      ticks.add(Tick.of(row));
+    }
     Sinks.Collecting out = Sinks.collecting();
     DataflowRuntime runtime = builder(spec, mode, out)
-        .source(InMemorySource.ofRows("rows", trace))
+        .policy(policy)
+        .window(window)
+        .source(InMemorySource.ofTicks("ticks", ticks, batchSize))
         .build();
     runtime.start();
     ExitReport r = runtime.awaitTermination(Duration.ofSeconds(30));
