@@ -53,16 +53,19 @@ final class ExprGen {
   private final boolean risky;
   private final int horizon;
   private final List<Ref> sameTick;
+  private final int inputCount;
   private final List<Ref> delayed;
   private final String self;
   private final Set<String> refs = new LinkedHashSet<>();
 
-  ExprGen(SplittableRandom rnd, boolean risky, int horizon, List<Ref> sameTick,
+  /** {@code sameTick} starts with the {@code inputCount} inputs. */
+  ExprGen(SplittableRandom rnd, boolean risky, int horizon, List<Ref> sameTick, int inputCount,
       List<Ref> delayed, String self) {
     this.rnd = rnd;
     this.risky = risky;
     this.horizon = horizon;
     this.sameTick = sameTick;
+    this.inputCount = inputCount;
     this.delayed = delayed;
     this.self = self;
   }
@@ -339,15 +342,18 @@ final class ExprGen {
 
   /** A literal, a stream read in the same tick, or a stream read under a delay. */
   E leaf(StreamType t) {
-    int r = rnd.nextInt(10);
+    int r = rnd.nextInt(20);
     List<Ref> now = ofType(sameTick, t);
-    if (r < 5 && !now.isEmpty()) {
-      Ref ref = now.get(rnd.nextInt(now.size()));
+    if (r < 12 && !now.isEmpty()) {
+      // Inputs are where absence comes from: prefer them, so lifting is exercised.
+      List<Ref> inputs = ofType(sameTick.subList(0, inputCount), t);
+      List<Ref> from = inputs.isEmpty() || rnd.nextInt(3) == 0 ? now : inputs;
+      Ref ref = from.get(rnd.nextInt(from.size()));
       refs.add(ref.name());
       return new E(ref.name() + (rnd.nextInt(10) == 0 ? "[0]" : ""), t, ref.bound());
     }
     List<Ref> past = ofType(delayed, t);
-    if (r < 8 && !past.isEmpty()) {
+    if (r < 17 && !past.isEmpty()) {
       Ref ref = past.get(rnd.nextInt(past.size()));
       refs.add(ref.name());
       String text = ref.name() + "[" + (1 + rnd.nextInt(3)) + "]";

@@ -277,6 +277,19 @@ public final class GeneratedSpec {
     }
   }
 
+  /** Equal when every stream, the annotated set, the layout and the settings are equal. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GeneratedSpec g && g.seed == seed && g.layoutSeed == layoutSeed
+        && g.horizon == horizon && g.risky == risky && g.inputs.equals(inputs)
+        && g.computed.equals(computed) && g.annotated.equals(annotated);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(seed, inputs, computed, annotated, layoutSeed, horizon, risky);
+  }
+
   /** The default rendering. */
   @Override
   public String toString() {

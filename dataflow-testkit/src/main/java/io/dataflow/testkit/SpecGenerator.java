@@ -257,7 +257,7 @@ public final class SpecGenerator {
     }
     List<ExprGen.Ref> delayed = new ArrayList<>(sameTick);
     delayed.addAll(later);
-    return new ExprGen(rnd, isRisky, HORIZON, sameTick, delayed, self);
+    return new ExprGen(rnd, isRisky, HORIZON, sameTick, inputs.size(), delayed, self);
   }
 
   private static long inputBound(StreamType t) {

@@ -35,6 +35,7 @@ public final class TraceGenerator {
   private final SplittableRandom rnd;
   private int minLength = 0;
   private int maxLength = 40;
+  private double mistyped;
 
   /** A generator whose every choice follows from {@code seed}. */
   public TraceGenerator(long seed) {
@@ -48,6 +49,18 @@ public final class TraceGenerator {
     }
     this.minLength = min;
     this.maxLength = max;
+    return this;
+  }
+
+  /**
+   * The probability that a present value has another type than the input's (default 0): for
+   * testing that a typed input rejects it (LANGUAGE.md section 6).
+   */
+  public TraceGenerator mistyped(double probability) {
+    if (probability < 0 || probability > 1) {
+      throw new IllegalArgumentException("mistyped must be a probability: " + probability);
+    }
+    this.mistyped = probability;
     return this;
   }
 
@@ -72,18 +85,27 @@ public final class TraceGenerator {
       if (oneAtATime && !names.isEmpty()) {
         if (rnd.nextDouble() < density) {
           String name = names.get(rnd.nextInt(names.size()));
-          row.put(name, value(inputs.get(name)));
+          row.put(name, present(inputs.get(name)));
         }
       } else {
         for (String name : names) {
           if (rnd.nextDouble() < density) {
-            row.put(name, value(inputs.get(name)));
+            row.put(name, present(inputs.get(name)));
           }
         }
       }
       trace.add(Collections.unmodifiableMap(row));
     }
     return Collections.unmodifiableList(trace);
+  }
+
+  private Value present(StreamType type) {
+    if (mistyped > 0 && rnd.nextDouble() < mistyped) {
+      StreamType[] all = StreamType.values();
+      StreamType other = all[(type.ordinal() + 1 + rnd.nextInt(all.length - 1)) % all.length];
+      return value(other);
+    }
+    return value(type);
   }
 
   /** A random value of the given type. */
@@ -158,6 +180,72 @@ public final class TraceGenerator {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * The trace as a trace file in a seeded, varied layout that reads back to the same ticks:
+   * comment lines and trailing comments, blank lines, a tick line alone with its assignments on
+   * the following lines, tabs, no spaces around {@code =}, an earlier assignment of a name that
+   * a later one in the same tick overrides, and floats spelled with an exponent or a trailing
+   * zero. Requests are placed as in {@link #render(List, Map)}.
+   */
+  public String renderVaried(List<Map<String, Value>> trace,
+      Map<Integer, List<String>> requestsBefore) {
+    StringBuilder sb = new StringBuilder();
+    if (rnd.nextInt(3) == 0) {
+      sb.append("// a generated trace\n");
+    }
+    for (int t = 0; t <= trace.size(); t++) {
+      for (String json : requestsBefore.getOrDefault(t, List.of())) {
+        sb.append("@reconfigure ").append(json).append('\n');
+      }
+      if (t == trace.size()) {
+        break;
+      }
+      Map<String, Value> row = trace.get(t);
+      boolean last = t == trace.size() - 1;
+      boolean beforeRequest = !requestsBefore.getOrDefault(t + 1, List.of()).isEmpty();
+      if (row.isEmpty() && !last && !beforeRequest && rnd.nextInt(4) != 0) {
+        continue; // a gap; otherwise an explicit empty tick
+      }
+      if (rnd.nextInt(8) == 0) {
+        sb.append(rnd.nextBoolean() ? "\n" : "// tick " + t + "\n");
+      }
+      String indent = rnd.nextInt(4) == 0 ? "\t" : " ".repeat(1 + rnd.nextInt(4));
+      boolean alone = row.isEmpty() || rnd.nextInt(4) == 0;
+      sb.append(t).append(rnd.nextInt(5) == 0 ? " :" : ":");
+      if (alone) {
+        sb.append(rnd.nextInt(4) == 0 ? "  // nothing yet" : "").append('\n');
+      }
+      boolean firstLine = !alone;
+      for (Map.Entry<String, Value> e : row.entrySet()) {
+        if (rnd.nextInt(10) == 0) {
+          // Overridden below: the last assignment of a name in a tick wins.
+          sb.append(firstLine ? " " : indent).append(e.getKey()).append(" = ")
+              .append(valueText(value(StreamType.INT))).append('\n');
+          firstLine = false;
+        }
+        sb.append(firstLine ? " " : indent).append(e.getKey())
+            .append(rnd.nextInt(6) == 0 ? "=" : " = ").append(variedText(e.getValue()));
+        if (rnd.nextInt(8) == 0) {
+          sb.append(" // note");
+        }
+        sb.append('\n');
+        firstLine = false;
+      }
+    }
+    return sb.toString();
+  }
+
+  private String variedText(Value v) {
+    String plain = valueText(v);
+    if (v instanceof Value.Float f && Double.isFinite(f.value()) && f.value() != 0
+        && !plain.contains("e") && rnd.nextInt(3) == 0) {
+      // The same decimal value, so the same double: 12.25 as 12.250 or 1.225e1.
+      return rnd.nextBoolean() ? plain + "0"
+          : new java.math.BigDecimal(plain).movePointLeft(1).toPlainString() + "e1";
+    }
+    return plain;
   }
 
   /** A value in trace-file syntax ({@code 3}, {@code -0.5}, {@code "a\"b"}, {@code [1, 2]}). */
