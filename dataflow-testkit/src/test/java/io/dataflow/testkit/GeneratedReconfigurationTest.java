@@ -130,6 +130,10 @@ class GeneratedReconfigurationTest {
               .isEqualTo(of(without.lines(), o));
         }
       }
+      ReferenceModel model = new ReferenceModel(spec);
+      List<String> expected = new ArrayList<>(model.run(trace.subList(0, at)));
+      expected.addAll(model.transfer(request.replacement()).run(trace.subList(at, trace.size())));
+      assertThat(stepped.lines()).as("the reference model's transfer").isEqualTo(expected);
       String text = String.join("", stepped.lines().stream().map(l -> l + "\n").toList());
       assertThat(runMonitorWithTransfer(spec, trace, at, request)).as("bare monitor")
           .isEqualTo(text);
@@ -231,7 +235,7 @@ class GeneratedReconfigurationTest {
       GeneratedRequest request, RejectPolicy policy) {
     Sinks.Collecting out = Sinks.collecting();
     AckQueue acks = new AckQueue(16);
-    String text = TraceGenerator.render(trace, Map.of(at, List.of(request.json())));
+    String text = new TraceGenerator(at).renderVaried(trace, Map.of(at, List.of(request.json())));
     DataflowRuntime runtime = Runs.builder(spec, TypingMode.GRADUAL, out)
         .acknowledgements(acks).onRejected(policy)
         .source(TraceFileSource.of("trace", new StringReader(text), "gen.input"))

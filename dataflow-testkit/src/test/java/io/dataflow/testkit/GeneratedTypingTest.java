@@ -44,4 +44,46 @@ class GeneratedTypingTest {
       }
     });
   }
+
+  /**
+   * Catches: a typed input that accepts a value of another type, an error that names the
+   * wrong tick or input, and untyped evaluation that crashes on the unexpected value instead
+   * of failing the tick with a MonitorException.
+   */
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
+  void aWrongTypedInputFailsItsTickNamingTheInputAndBothTypes(long seed) {
+    Seeds.check(seed, c -> {
+      GeneratedSpec spec = new SpecGenerator(seed).next();
+      c.note("annotated spec", spec.annotatedText());
+      List<Map<String, Value>> trace =
+          c.trace("trace", new TraceGenerator(~seed).mistyped(0.04).next(spec));
+      Map<String, StreamType> types = spec.inputTypes();
+      int first = -1;
+      List<String> wrong = new java.util.ArrayList<>();
+      for (int t = 0; t < trace.size() && first < 0; t++) {
+        for (Map.Entry<String, Value> e : trace.get(t).entrySet()) {
+          if (!e.getValue().typeName().equals(types.get(e.getKey()).annotation())) {
+            first = t;
+            wrong.add("'" + e.getKey() + "' is declared " + types.get(e.getKey()).annotation()
+                + " but got a value of type " + e.getValue().typeName());
+          }
+        }
+      }
+      for (TypingMode mode : new TypingMode[] {TypingMode.STRICT, TypingMode.GRADUAL}) {
+        Run run = Runs.monitor(spec.annotatedText(), mode, trace);
+        if (first < 0) {
+          assertThat(run.failure()).as(mode.name()).isNull();
+        } else {
+          assertThat(run.failure()).as(mode.name()).startsWith("tick=" + first + " ");
+          assertThat(wrong).as(mode.name()).anySatisfy(w -> assertThat(run.failure())
+              .contains(w));
+        }
+      }
+      Run untyped = Runs.monitor(spec.annotatedText(), TypingMode.UNTYPED, trace);
+      if (first < 0) {
+        assertThat(untyped.failure()).isNull();
+      }
+    });
+  }
 }

@@ -49,7 +49,14 @@ final class Runs {
     }
   }
 
+  /**
+   * The comparable text of a runtime error. The monitor wraps an unexpected exception as a
+   * MonitorException "internal error: ...": that is a bug, never an expected outcome.
+   */
   static String describe(MonitorException e) {
+    if (e.reason() != null && e.reason().startsWith("internal error")) {
+      throw new AssertionError("an internal error escaped a tick: " + e.getMessage(), e);
+    }
     return "tick=" + e.tick() + " stream=" + e.stream() + ": " + e.reason();
   }
 
