@@ -158,8 +158,14 @@ final class ExprParser {
     return n;
   }
 
+  /** The name of {@code x}, {@code (x)}, {@code ((x))}: grouping is not an operator. */
   private static String directName(String text) {
-    return text.matches("[A-Za-z_][A-Za-z0-9_]*") ? text : null;
+    String t = text;
+    while (t.startsWith("(") && t.endsWith(")")) {
+      t = t.substring(1, t.length() - 1).trim();
+    }
+    boolean literal = t.equals("true") || t.equals("false");
+    return !literal && t.matches("[A-Za-z_][A-Za-z0-9_]*") ? t : null;
   }
 
   private Node atom() {
