@@ -22,9 +22,9 @@ import java.util.SplittableRandom;
  * the same tick only inputs and streams generated before it ({@link #computed()} order), so
  * there is no same-tick cycle; any stream, itself included, may be read under a positive
  * delay. Unless {@link #isRisky()}, evaluation over a trace of at most {@link #horizon()}
- * ticks whose values come from {@link TraceGenerator} cannot raise a runtime error: no
- * division or remainder by anything but a non-zero literal, and every Int expression is
- * bounded (see {@link Stream#bound()}) far below overflow.
+ * ticks whose values come from {@link TraceGenerator} (of the declared types) cannot raise a
+ * runtime error: no division or remainder by anything but a non-zero literal, and every Int
+ * expression is bounded (see {@link Stream#bound()}) far below overflow.
  *
  * <p>Thread-safety: immutable.
  */

@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * }</pre>
  *
  * <p>The JSON5 varies in a seeded way: quoted, single-quoted or bare keys, double- or
- * single-quoted strings, {@code \\uXXXX} escapes, block comments and trailing commas.
+ * single-quoted strings, Unicode escapes, block comments and trailing commas.
  *
  * <p>Thread-safety: one thread (it owns a random generator).
  */
@@ -211,8 +211,8 @@ public final class RequestGenerator {
 
   /**
    * A JSON5 string literal on one line: the quote and backslash escaped, line breaks and other
-   * control characters as escapes, and with {@code asciiOnly} every non-ASCII character as
-   * {@code \\uXXXX}.
+   * control characters as escapes, and with {@code asciiOnly} every non-ASCII character as a
+   * Unicode escape.
    */
   public static String json5String(String s, char quote, boolean asciiOnly) {
     StringBuilder sb = new StringBuilder().append(quote);

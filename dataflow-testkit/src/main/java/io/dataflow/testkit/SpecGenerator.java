@@ -22,8 +22,8 @@ import java.util.SplittableRandom;
  * }</pre>
  *
  * <p>The same seed and settings always give the same sequence of specs. A spec has one to
- * {@link #maxInputs} typed inputs ({@code Int}, {@code Float}, {@code Bool}, sometimes
- * {@code Str}) and one to {@link #maxComputed} computed streams using arithmetic, comparisons,
+ * {@link #maxInputs(int)} typed inputs ({@code Int}, {@code Float}, {@code Bool}, sometimes
+ * {@code Str}) and one to {@link #maxComputed(int)} computed streams using arithmetic, comparisons,
  * logic, {@code if}, {@code default}, {@code init}, {@code update}, {@code latch},
  * {@code is_defined}, {@code when}, delays {@code x[n]} (also of compound expressions) and
  * self-references under a delay such as {@code z = default(z[1], 0) + x}. See
