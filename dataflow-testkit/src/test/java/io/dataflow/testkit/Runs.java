@@ -1,0 +1,170 @@
+package io.dataflow.testkit;
+
+import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.ExecutionPolicy;
+import io.dataflow.core.ExitReport;
+import io.dataflow.core.InputWindow;
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.RuntimeState;
+import io.dataflow.core.Tick;
+import io.dataflow.core.Value;
+import io.dataflow.io.InMemorySource;
+import io.dataflow.io.Sinks;
+import io.dataflow.io.TraceFileSource;
+import io.dataflow.monitor.DataflowMonitor;
+import io.dataflow.monitor.DataflowProgram;
+import io.dataflow.monitor.TypingMode;
+import io.dataflow.reconfig.AckQueue;
+import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one generated spec over one trace through each library path and reduces the outcome to
+ * comparable text: the output lines ({@code z[0] = Int(3)}) and, when a runtime error ended
+ * the run, the error's tick, stream and reason.
+ */
+final class Runs {
+  static final String SPEC = "gen.dsrv";
+
+  private Runs() {}
+
+  /**
+   * The outcome of a run.
+   *
+   * @param lines the output in the text format
+   * @param failure null when every tick was evaluated, else {@code tick=T stream=S: reason}
+   */
+  record Run(List<String> lines, String failure) {
+    Run {
+      lines = List.copyOf(lines);
+    }
+
+    @Override
+    public String toString() {
+      return String.join("\n", lines) + (failure == null ? "" : "\n(failed: " + failure + ")");
+    }
+  }
+
+  /**
+   * The comparable text of a runtime error. The monitor wraps an unexpected exception as a
+   * MonitorException "internal error: ...": that is a bug, never an expected outcome.
+   */
+  static String describe(MonitorException e) {
+    if (e.reason() != null && e.reason().startsWith("internal error")) {
+      throw new AssertionError("an internal error escaped a tick: " + e.getMessage(), e);
+    }
+    return "tick=" + e.tick() + " stream=" + e.stream() + ": " + e.reason();
+  }
+
+  /** The bare monitor, one {@code evaluate} per tick; only a MonitorException is expected. */
+  static Run monitor(String spec, TypingMode mode, List<Map<String, Value>> trace) {
+    DataflowMonitor monitor = DataflowMonitor.create(DataflowProgram.compile(SPEC, spec, mode));
+    List<String> lines = new ArrayList<>();
+    for (int t = 0; t < trace.size(); t++) {
+      Map<String, Value> out;
+      try {
+        out = monitor.evaluate(trace.get(t));
+      } catch (MonitorException e) {
+        assertPoisoned(monitor, e);
+        return new Run(lines, describe(e));
+      }
+      for (Map.Entry<String, Value> e : out.entrySet()) {
+        lines.add(e.getKey() + "[" + t + "] = " + e.getValue());
+      }
+    }
+    return new Run(lines, null);
+  }
+
+  /** LANGUAGE.md section 6: after a runtime error every later call fails with the same cause. */
+  private static void assertPoisoned(DataflowMonitor monitor, MonitorException first) {
+    long next = monitor.nextTick();
+    try {
+      monitor.evaluate(Map.of());
+    } catch (MonitorException again) {
+      if (!describe(again).equals(describe(first)) || monitor.nextTick() != next) {
+        throw new AssertionError("a poisoned monitor failed differently: " + describe(again)
+            + " after " + describe(first));
+      }
+      return;
+    }
+    throw new AssertionError("the monitor evaluated a tick after failing with "
+        + describe(first));
+  }
+
+  /** The runtime stepped in the test's thread by the harness, one submitted tick at a time. */
+  static Run stepped(String spec, TypingMode mode, List<Map<String, Value>> trace) {
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC, spec).typingMode(mode).build()) {
+      for (Map<String, Value> row : trace) {
+        if (h.runtime().state() != RuntimeState.RUNNING) {
+          break;
+        }
+        h.tick(row);
+      }
+      ExitReport r = h.runtime().isTerminated() ? h.awaitTermination() : h.finish();
+      return new Run(h.trace().lines(), failure(r));
+    }
+  }
+
+  /** The runtime in the caller's thread reading the rendered trace file. */
+  static Run traceFile(String spec, TypingMode mode, String traceText) {
+    Sinks.Collecting out = Sinks.collecting();
+    DataflowRuntime runtime = builder(spec, mode, out)
+        .source(TraceFileSource.of("trace", new StringReader(traceText), "gen.input"))
+        .build();
+    ExitReport r = runtime.runInCallerThread();
+    return new Run(out.lines(), failure(r));
+  }
+
+  /** The runtime on its own thread reading the rows from memory, one tick per batch. */
+  static Run threaded(String spec, TypingMode mode, List<Map<String, Value>> trace)
+      throws Exception {
+    return threaded(spec, mode, trace, 1, ExecutionPolicy.SYNCHRONOUS, InputWindow.none());
+  }
+
+  /**
+   * The runtime on its own thread reading the rows from memory in batches of up to
+   * {@code batchSize} ticks, with the given flush policy and input window.
+   */
+  static Run threaded(String spec, TypingMode mode, List<Map<String, Value>> trace,
+      int batchSize, ExecutionPolicy policy, InputWindow window) throws Exception {
+    List<Tick> ticks = new ArrayList<>();
+    for (Map<String, Value> row : trace) {
+      ticks.add(Tick.of(row));
+    }
+    Sinks.Collecting out = Sinks.collecting();
+    DataflowRuntime runtime = builder(spec, mode, out)
+        .policy(policy)
+        .window(window)
+        .source(InMemorySource.ofTicks("ticks", ticks, batchSize))
+        .build();
+    runtime.start();
+    ExitReport r = runtime.awaitTermination(Duration.ofSeconds(30));
+    return new Run(out.lines(), failure(r));
+  }
+
+  static ReconfigurableDataflowRuntimeBuilder builder(String spec, TypingMode mode,
+      Sinks.Collecting out) {
+    return ReconfigurableDataflowRuntimeBuilder.create()
+        .specification(SPEC, spec)
+        .typingMode(mode)
+        .destination("collected", out)
+        .acknowledgements(new AckQueue(64))
+        .warnings(w -> { });
+  }
+
+  /** Null for a completed run, the monitor error for a run it ended; anything else fails. */
+  static String failure(ExitReport r) {
+    if (r.isCompleted()) {
+      return null;
+    }
+    if ("monitor".equals(r.component()) && r.cause() instanceof MonitorException m) {
+      return describe(m);
+    }
+    throw new AssertionError("run " + r.outcome() + " in " + r.component() + ": " + r.reason(),
+        r.cause());
+  }
+}
