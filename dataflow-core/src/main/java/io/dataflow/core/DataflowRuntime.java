@@ -285,7 +285,7 @@ public final class DataflowRuntime implements AutoCloseable {
       if (e instanceof ComponentException c) {
         fail(c.component(), c.getCause(), now);
       } else {
-        fail("timer", e, now);
+        fail(e instanceof MonitorException ? "monitor" : "timer", e, now);
       }
     }
     switch (state) {
@@ -433,7 +433,11 @@ public final class DataflowRuntime implements AutoCloseable {
     }
   }
 
-  private static String componentOf(RuntimeException e) {
+  /** The component an error came from: the monitor, a named component, or the runtime. */
+  private static String componentOf(Throwable e) {
+    if (e instanceof MonitorException) {
+      return "monitor";
+    }
     return e instanceof ComponentException c ? c.component() : "runtime";
   }
 

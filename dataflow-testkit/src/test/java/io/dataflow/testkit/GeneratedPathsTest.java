@@ -63,10 +63,7 @@ class GeneratedPathsTest {
         int batchSize = 1 + rnd.nextInt(70);
         ExecutionPolicy policy = rnd.nextBoolean() ? ExecutionPolicy.SYNCHRONOUS
             : ExecutionPolicy.buffered(1 + rnd.nextInt(300));
-        // Known bug (not in this module): a runtime error evaluated by an input window's flush
-        // at the end of input or on its timer ends the run as component "runtime" or "timer"
-        // instead of "monitor". Until it is fixed, risky specs run without a window.
-        InputWindow window = rnd.nextBoolean() || spec.isRisky() ? InputWindow.none()
+        InputWindow window = rnd.nextBoolean() ? InputWindow.none()
             : InputWindow.batch(1 + rnd.nextInt(20), Duration.ofMillis(1));
         c.note("threaded runtime", "batches of " + batchSize + ", " + policy + ", " + window);
         assertThat(Runs.threaded(spec.text(), TypingMode.GRADUAL, trace, batchSize, policy,

@@ -74,6 +74,28 @@ class InputWindowTest {
   }
 
   @Test
+  void aRuntimeErrorInAWindowFlushedByItsTimerIsReportedAsTheMonitors() {
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = 1 / x")
+        .window(InputWindow.batch(10, Duration.ofSeconds(1))).build()) {
+      h.tick("x", 1).tick("x", 0).advance(Duration.ofSeconds(1));
+      io.dataflow.core.ExitReport r = h.awaitTermination();
+      assertThat(r.component()).isEqualTo("monitor");
+      assertThat(r.reason()).isEqualTo("tick 1: stream 'z': division by zero");
+      assertThat(h.trace()).hasValues("z", 1);
+    }
+  }
+
+  @Test
+  void aRuntimeErrorInAWindowFlushedAtTheEndOfInputIsReportedAsTheMonitors() {
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = 1 / x")
+        .window(InputWindow.atomicStep(Duration.ofHours(1))).build()) {
+      h.tick("x", 0);
+      io.dataflow.core.ExitReport r = h.finish();
+      assertThat(r.component()).isEqualTo("monitor");
+    }
+  }
+
+  @Test
   void periodicTimersFireAtTheirOwnDueTimesWhenTheClockAdvances() {
     ManualClock clock = new ManualClock(Long.MAX_VALUE - 1_000_000, java.time.Instant.EPOCH);
     io.dataflow.core.TimerQueue q = new io.dataflow.core.TimerQueue();
