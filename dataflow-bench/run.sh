@@ -6,12 +6,14 @@
 #
 # followed by the threaded runtime's throughput (ticks/s) and the targets (MET / MISSED).
 #
-# Usage: dataflow-bench/run.sh [--quick] [--no-build] [--markdown] [-- JMH_OPTIONS...]
+# Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
 #               workload, the stepped and threaded runtime for simple_add, cutover with 100
 #               streams; 1 fork, 2 x 1 s warm-up, 3 x 1 s measurement
 #   (default)   every workload on every path, cutover with 10 and 100 streams; 1 fork,
 #               3 x 2 s warm-up, 5 x 2 s measurement (about 15 minutes)
+#   --repeat N  run the selection N times and report the fastest result of each benchmark
+#               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
 #   --markdown  also print the report as Markdown tables (for docs/performance.md)
 # Environment: JAVA runs the benchmarks (default: java on the PATH; the build always uses
@@ -24,14 +26,18 @@ java_bin="${JAVA:-java}"
 mode=full
 build=1
 markdown=0
+repeat=1
 jmh_extra=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) mode=quick ;;
+    --repeat)
+      [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs N >= 1" >&2; exit 2; }
+      repeat=$2; shift ;;
     --no-build) build=0 ;;
     --markdown) markdown=1 ;;
     --) shift; jmh_extra=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -41,7 +47,7 @@ start=$SECONDS
 if [[ $build -eq 1 ]]; then
   echo "building dataflow-bench ..." >&2
   # shellcheck disable=SC2086
-  (cd "$root" && mvn -B -q -DskipTests ${MVN_FLAGS:-} package -pl dataflow-bench -am)
+  (cd "$root" && mvn -B -q -DskipTests ${MVN_FLAGS:-} package -pl dataflow-bench -am) >&2
 fi
 jar="$here/target/benchmarks.jar"
 [[ -f "$jar" ]] || { echo "run.sh: $jar is missing; build first" >&2; exit 1; }
@@ -67,24 +73,27 @@ fi
 
 "$java_bin" -version 2>&1 | head -1 >&2
 results=()
+total=$((repeat * ${#runs[@]}))
 n=0
-for run in "${runs[@]}"; do
-  n=$((n + 1))
-  read -r -a selection <<< "$run" # split on spaces, no globbing
-  json="$out/$mode-$n.json"
-  results+=("$json")
-  echo "jmh run $n/${#runs[@]}: $run" >&2
-  "$java_bin" -jar "$jar" "${selection[@]}" "${timing[@]}" -foe true -prof gc \
-      -rf json -rff "$json" "${jmh_extra[@]}" > "$out/$mode-$n.log" 2>&1 &
-  jmh=$!
-  # Progress: one line per benchmark fork, from the log.
-  tail -n +1 -f --pid=$jmh "$out/$mode-$n.log" 2>/dev/null \
-      | grep --line-buffered -E '^# (Benchmark|Parameters):' >&2 || true
-  if ! wait $jmh; then
-    echo "run.sh: JMH failed, see $out/$mode-$n.log" >&2
-    tail -n 30 "$out/$mode-$n.log" >&2
-    exit 1
-  fi
+for ((r = 1; r <= repeat; r++)); do
+  for run in "${runs[@]}"; do
+    n=$((n + 1))
+    read -r -a selection <<< "$run" # split on spaces, no globbing
+    json="$out/$mode-$n.json"
+    results+=("$json")
+    echo "jmh run $n/$total: $run" >&2
+    "$java_bin" -jar "$jar" "${selection[@]}" "${timing[@]}" -foe true -prof gc \
+        -rf json -rff "$json" "${jmh_extra[@]}" > "$out/$mode-$n.log" 2>&1 &
+    jmh=$!
+    # Progress: one line per benchmark fork, from the log.
+    tail -n +1 -f --pid=$jmh "$out/$mode-$n.log" 2>/dev/null \
+        | grep --line-buffered -E '^# (Benchmark|Parameters):' >&2 || true
+    if ! wait $jmh; then
+      echo "run.sh: JMH failed, see $out/$mode-$n.log" >&2
+      tail -n 30 "$out/$mode-$n.log" >&2
+      exit 1
+    fi
+  done
 done
 
 echo >&2
@@ -94,4 +103,4 @@ if [[ $markdown -eq 1 ]]; then
   "$java_bin" -cp "$jar" io.dataflow.bench.Report --markdown "${results[@]}"
 fi
 echo >&2
-echo "mode $mode, $((SECONDS - start)) s; JMH logs and JSON in $out" >&2
+echo "mode $mode, repeat $repeat, $((SECONDS - start)) s; JMH logs and JSON in $out" >&2

@@ -50,6 +50,15 @@ class ReportTest {
   }
 
   @Test
+  void keepsTheFastestOfRepeatedResults() {
+    String slower = "[" + result("MonitorBench.monitor", "\"workload\": \"simple_add\"", 9.0, 0)
+        + "]";
+    List<String[]> table = Report.read(List.of(slower, JSON, slower)).table();
+    assertThat(table.get(0)).containsExactly("simple_add", "monitor", "5.00", "2.00", "2.50",
+        "0.000");
+  }
+
+  @Test
   void readsEscapesAndNonFiniteNumbers() {
     Object v = Json.parse("{\"a\": [1, -2.5e3, \"x\\\"\\u0041\", true, null], \"b\": \"NaN\"}");
     assertThat(v.toString()).isEqualTo("{a=[1.0, -2500.0, x\"A, true, null], b=NaN}");
