@@ -10,8 +10,9 @@
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
 #               workload, the stepped and threaded runtime for simple_add, cutover with 100
 #               streams; 1 fork, 2 x 1 s warm-up, 3 x 1 s measurement
-#   (default)   every workload on every path, cutover with 10 and 100 streams; 1 fork,
-#               3 x 2 s warm-up, 5 x 2 s measurement (about 15 minutes)
+#   (default)   every workload on every path (also monitor-mixed: the monitor after all
+#               workloads ran in the JVM), cutover with 10 and 100 streams; 1 fork,
+#               3 x 2 s warm-up, 5 x 2 s measurement (about 17 minutes)
 #   --repeat N  run the selection N times and report the fastest result of each benchmark
 #               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
@@ -37,7 +38,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) build=0 ;;
     --markdown) markdown=1 ;;
     --) shift; jmh_extra=("$@"); break ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -66,7 +67,7 @@ if [[ $mode == quick ]]; then
 else
   timing=(-f 1 -wi 3 -w 2s -i 5 -r 2s)
   runs=(
-    "io.dataflow.bench.(MonitorBench|BaselineBench|SteppedRuntimeBench|ThreadedRuntimeBench).*"
+    "io.dataflow.bench.(MonitorBench|MixedMonitorBench|BaselineBench|SteppedRuntimeBench|ThreadedRuntimeBench).*"
     "io.dataflow.bench.CutoverBench.*"
   )
 fi

@@ -38,8 +38,8 @@ public final class Report {
   private final Map<String, Row> rows = new LinkedHashMap<>();
 
   /** Paths in table order; cutover rows use the first three. */
-  private static final List<String> PATHS = List.of("monitor", "monitor+compile", "stepped",
-      "stepped1", "threaded", "baseline");
+  private static final List<String> PATHS = List.of("monitor", "monitor+compile",
+      "monitor-mixed", "stepped", "stepped1", "threaded", "baseline");
 
   private Report(List<Row> measured) {
     List<Row> sorted = new ArrayList<>(measured);
@@ -103,7 +103,7 @@ public final class Report {
       path = method.equals("compileAndMonitor") ? "monitor+compile" : method;
     } else {
       workload = (String) params.get("workload");
-      path = method;
+      path = cls.endsWith("MixedMonitorBench") ? "monitor-mixed" : method;
     }
     return new Row(workload, path, Json.number(primary.get("score")),
         Json.number(primary.get("scoreError")), bytes, 1);

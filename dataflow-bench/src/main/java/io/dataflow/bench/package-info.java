@@ -10,7 +10,8 @@
  *       precomputed arrays, and the {@link io.dataflow.bench.Baseline} computing the same
  *       outputs with plain fields).
  *   <li>One benchmark class per path: {@link io.dataflow.bench.MonitorBench} (the zero-allocation
- *       {@code evaluate(Row, Row)} API), {@link io.dataflow.bench.BaselineBench},
+ *       {@code evaluate(Row, Row)} API), {@link io.dataflow.bench.MixedMonitorBench} (the same
+ *       after every workload ran in the JVM), {@link io.dataflow.bench.BaselineBench},
  *       {@link io.dataflow.bench.SteppedRuntimeBench} (the runtime stepped by the benchmark
  *       thread), {@link io.dataflow.bench.ThreadedRuntimeBench} (the runtime on its own thread fed
  *       by the benchmark thread) and {@link io.dataflow.bench.CutoverBench} (one root
