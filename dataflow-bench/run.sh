@@ -9,10 +9,10 @@
 # Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
 #               workload, the stepped and threaded runtime for simple_add, cutover with 100
-#               streams; 1 fork, 2 x 1 s warm-up, 3 x 1 s measurement
+#               streams; 1 fork, 2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
 #               workloads ran in the JVM), cutover with 10 and 100 streams; 1 fork,
-#               3 x 2 s warm-up, 5 x 2 s measurement (about 17 minutes)
+#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 18 min)
 #   --repeat N  run the selection N times and report the fastest result of each benchmark
 #               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
@@ -57,18 +57,18 @@ out="$here/target/jmh"
 rm -rf "$out"
 mkdir -p "$out"
 
+# One JMH run per entry: "selection and params;timing". The compile path behind a cutover
+# needs a longer warm-up than the tick path before the JIT has settled.
 if [[ $mode == quick ]]; then
-  timing=(-f 1 -wi 2 -w 1s -i 3 -r 1s)
   runs=(
-    "io.dataflow.bench.(MonitorBench|BaselineBench).*"
-    "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)$ -p workload=simple_add"
-    "io.dataflow.bench.CutoverBench.* -p streams=100"
+    "io.dataflow.bench.(MonitorBench|BaselineBench).*;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)\$ -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.CutoverBench.* -p streams=100;-f 1 -wi 5 -w 1s -i 3 -r 1s"
   )
 else
-  timing=(-f 1 -wi 3 -w 2s -i 5 -r 2s)
   runs=(
-    "io.dataflow.bench.(MonitorBench|MixedMonitorBench|BaselineBench|SteppedRuntimeBench|ThreadedRuntimeBench).*"
-    "io.dataflow.bench.CutoverBench.*"
+    "io.dataflow.bench.(MonitorBench|MixedMonitorBench|BaselineBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    "io.dataflow.bench.CutoverBench.*;-f 1 -wi 5 -w 2s -i 5 -r 2s"
   )
 fi
 
@@ -79,10 +79,11 @@ n=0
 for ((r = 1; r <= repeat; r++)); do
   for run in "${runs[@]}"; do
     n=$((n + 1))
-    read -r -a selection <<< "$run" # split on spaces, no globbing
+    read -r -a selection <<< "${run%%;*}" # split on spaces, no globbing
+    read -r -a timing <<< "${run#*;}"
     json="$out/$mode-$n.json"
     results+=("$json")
-    echo "jmh run $n/$total: $run" >&2
+    echo "jmh run $n/$total: ${run%%;*} (${run#*;})" >&2
     "$java_bin" -jar "$jar" "${selection[@]}" "${timing[@]}" -foe true -prof gc \
         -rf json -rff "$json" "${jmh_extra[@]}" > "$out/$mode-$n.log" 2>&1 &
     jmh=$!
