@@ -12,8 +12,8 @@ import io.dataflow.core.RowLayout;
  * <p>Thread-safety: written by the owner thread; read it after the runtime terminated.
  */
 final class ChecksumWriter implements OutputWriter {
-  private long checksum;
-  private long rows;
+  private long checksum; // owner thread only
+  private long rows; // owner thread only
 
   @Override
   public void feed(long tick, RowLayout layout, Row row) {

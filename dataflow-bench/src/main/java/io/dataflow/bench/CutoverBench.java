@@ -120,7 +120,7 @@ public class CutoverBench {
   @State(Scope.Thread)
   public static class Stepped {
     DataflowRuntime runtime;
-    long acks;
+    long acks; // the benchmark thread, which also steps the runtime
 
     /** Builds and starts the runtime and evaluates 16 ticks. */
     @Setup(Level.Trial)

@@ -25,8 +25,8 @@ final class RuntimeFixture {
   final ChecksumWriter writer = new ChecksumWriter();
   /** {@link Inputs#SIZE} ticks cut into batches of {@code batchSize}. */
   final TickBatch[] batches;
-  private int next;
-  private long offered;
+  private int next; // the feeding thread only
+  private long offered; // the feeding thread only
 
   RuntimeFixture(String workloadName, int batchSize, int ingressCapacity) {
     workload = Workload.named(workloadName);
