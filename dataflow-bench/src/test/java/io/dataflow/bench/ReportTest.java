@@ -1,0 +1,67 @@
+package io.dataflow.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The report reads JMH's JSON and judges the targets of issue 7. */
+class ReportTest {
+  private static String result(String benchmark, String params, double ns, double bytes) {
+    return "{\"benchmark\": \"io.dataflow.bench." + benchmark + "\", \"mode\": \"avgt\","
+        + " \"params\": {" + params + "},"
+        + " \"primaryMetric\": {\"score\": " + ns + ", \"scoreError\": \"NaN\","
+        + " \"scoreUnit\": \"ns/op\", \"rawData\": [[1.0, 2.0]]},"
+        + " \"secondaryMetrics\": {\"gc.alloc.rate.norm\": {\"score\": " + bytes
+        + ", \"scoreUnit\": \"B/op\"}, \"gc.count\": {\"score\": \"NaN\"}}}";
+  }
+
+  private static final String JSON = "[\n"
+      + result("BaselineBench.baseline", "\"workload\": \"simple_add\"", 2.0, 0.00001) + ",\n"
+      + result("MonitorBench.monitor", "\"workload\": \"simple_add\"", 5.0, 0.0001) + ",\n"
+      + result("MonitorBench.monitor", "\"workload\": \"dynamic\"", 20.0, 88.0) + ",\n"
+      + result("ThreadedRuntimeBench.threaded", "\"workload\": \"simple_add\"", 250.0, 1.5)
+      + ",\n"
+      + result("CutoverBench.compileAndMonitor", "\"streams\": \"100\"", 2.5e6, 5e5) + "\n"
+      + "]";
+
+  @Test
+  void printsOneLinePerWorkloadAndPathInTableOrder() {
+    List<String[]> table = Report.read(List.of(JSON)).table();
+    assertThat(table).extracting(l -> String.join(" ", l)).containsExactly(
+        "simple_add monitor 5.00 2.00 2.50 0.000",
+        "simple_add threaded 250.00 2.00 125.00 1.500",
+        "simple_add baseline 2.00 2.00 1.00 0.000",
+        "dynamic monitor 20.00 - - 88.000",
+        "cutover_100 monitor+compile 2500000 - - 500000.000");
+  }
+
+  @Test
+  void judgesTargetsAndSaysWhatWasNotRun() {
+    List<String[]> targets = Report.read(List.of(JSON)).targets();
+    assertThat(targets).extracting(l -> l[0] + " " + l[1]).contains(
+        "MET simple_add monitor <= 3x baseline, 0 B/tick",
+        "NOT RUN counter monitor <= 3x baseline, 0 B/tick",
+        "MISSED dynamic monitor <= 3x simple_add monitor",
+        "MISSED simple_add threaded >= 5000000 ticks/s",
+        "MISSED cutover_100 monitor+compile < 1 ms");
+    assertThat(Report.read(List.of(JSON)).throughput()).extracting(l -> l[2])
+        .containsExactly("4000000");
+  }
+
+  @Test
+  void keepsTheFastestOfRepeatedResults() {
+    String slower = "[" + result("MonitorBench.monitor", "\"workload\": \"simple_add\"", 9.0, 0)
+        + "]";
+    List<String[]> table = Report.read(List.of(slower, JSON, slower)).table();
+    assertThat(table.get(0)).containsExactly("simple_add", "monitor", "5.00", "2.00", "2.50",
+        "0.000");
+  }
+
+  @Test
+  void readsEscapesAndNonFiniteNumbers() {
+    Object v = Json.parse("{\"a\": [1, -2.5e3, \"x\\\"\\u0041\", true, null], \"b\": \"NaN\"}");
+    assertThat(v.toString()).isEqualTo("{a=[1.0, -2500.0, x\"A, true, null], b=NaN}");
+    assertThat(Json.number("Infinity")).isInfinite();
+  }
+}
