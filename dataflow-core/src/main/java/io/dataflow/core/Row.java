@@ -32,7 +32,11 @@ public final class Row {
   /** Sets every slot to NoVal. */
   public void clear() {
     Arrays.fill(tags, Kind.NOVAL);
-    Arrays.fill(refs, null);
+    for (int i = 0; i < refs.length; i++) {
+      if (refs[i] != null) {
+        refs[i] = null; // write only what changes: every reference store pays a GC barrier
+      }
+    }
   }
 
   /** The kind of the value in a slot ({@link Kind}). */
@@ -82,48 +86,54 @@ public final class Row {
   public void setRaw(int slot, byte kind, long payload, Object ref) {
     tags[slot] = kind;
     bits[slot] = payload;
-    refs[slot] = ref;
+    setRef(slot, ref);
+  }
+
+  private void setRef(int slot, Object ref) {
+    if (refs[slot] != ref) {
+      refs[slot] = ref; // write only what changes: every reference store pays a GC barrier
+    }
   }
 
   /** Sets a slot to an Int. */
   public void setInt(int slot, long value) {
     tags[slot] = Kind.INT;
     bits[slot] = value;
-    refs[slot] = null;
+    setRef(slot, null);
   }
 
   /** Sets a slot to a Float. */
   public void setFloat(int slot, double value) {
     tags[slot] = Kind.FLOAT;
     bits[slot] = Double.doubleToRawLongBits(value);
-    refs[slot] = null;
+    setRef(slot, null);
   }
 
   /** Sets a slot to a Bool. */
   public void setBool(int slot, boolean value) {
     tags[slot] = Kind.BOOL;
     bits[slot] = value ? 1 : 0;
-    refs[slot] = null;
+    setRef(slot, null);
   }
 
   /** Sets a slot to a Str. */
   public void setStr(int slot, String value) {
     tags[slot] = Kind.STR;
     bits[slot] = 0;
-    refs[slot] = value;
+    setRef(slot, value);
   }
 
   /** Sets a slot to NoVal. */
   public void setNoVal(int slot) {
     tags[slot] = Kind.NOVAL;
-    refs[slot] = null;
+    setRef(slot, null);
   }
 
   /** Sets a slot to any value. */
   public void set(int slot, Value value) {
     tags[slot] = value.kind();
     bits[slot] = Kind.bitsOf(value);
-    refs[slot] = Kind.refOf(value);
+    setRef(slot, Kind.refOf(value));
   }
 
   /** Copies every slot of {@code other} (same width) into this row. */

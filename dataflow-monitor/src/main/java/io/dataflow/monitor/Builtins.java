@@ -46,6 +46,16 @@ final class Builtins {
       for (Node a : args) {
         a.eval();
       }
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return args.clone();
+    }
+
+    @Override
+    void compute() {
       boolean noVal = false;
       boolean deferred = false;
       for (int i = 0; i < args.length; i++) {

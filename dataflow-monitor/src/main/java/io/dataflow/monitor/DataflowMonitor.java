@@ -41,10 +41,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
    *
    * @param dynamicCacheSize how many compiled dynamic-property bodies are cached by text
    * @param firstTick the number of the first tick (a replacement monitor continues the count)
+   * @param fused whether to generate straight-line code for the streams (the default, unless
+   *     the system property {@code dataflow.monitor.fused} is {@code false}); the interpreter
+   *     runs programs with dynamic properties, and any program when this is off
    */
-  public record Options(int dynamicCacheSize, long firstTick) {
-    /** The defaults: a cache of 256 bodies, ticks from 0. */
-    public static final Options DEFAULT = new Options(256, 0);
+  public record Options(int dynamicCacheSize, long firstTick, boolean fused) {
+    /** The defaults: a cache of 256 bodies, ticks from 0, fused evaluation. */
+    public static final Options DEFAULT = new Options(256, 0,
+        !"false".equals(System.getProperty("dataflow.monitor.fused")));
 
     /** Validates the options. */
     public Options {
@@ -59,7 +63,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
     /** These options with another first tick. */
     public Options withFirstTick(long tick) {
-      return new Options(dynamicCacheSize, tick);
+      return new Options(dynamicCacheSize, tick, fused);
+    }
+
+    /** These options with fused evaluation on or off. */
+    public Options withFused(boolean value) {
+      return new Options(dynamicCacheSize, firstTick, value);
     }
   }
 
@@ -75,12 +84,15 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final StreamCell[] committing;
   private final TypeCheck.Compiled[] checkedTypes;
   private final boolean hasDynamic;
+  /** The generated evaluator of the streams, or null to interpret them. */
+  private final FusedStreams fused;
 
   // On-demand evaluation for dynamic bodies (owner thread only).
   private final ArrayDeque<StreamCell> evaluating = new ArrayDeque<>();
 
   private long tick;
-  private StreamCell current;
+  /** The index of the stream being evaluated, or -1 (a primitive: no GC barrier per store). */
+  private int current = -1;
   private MonitorException failure;
   private MonitorRevision revision = MonitorRevision.INITIAL;
   private boolean retired;
@@ -157,6 +169,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
         .filter(c -> !c.commits.isEmpty() || (c.root != null && Compiler.containsCallSite(
             program.checked.streams().get(c.index).equation().expr())))
         .toArray(StreamCell[]::new);
+    boolean[] checked = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      checked[i] = checkedTypes[i] != null;
+    }
+    this.fused = options.fused() && !hasDynamic
+        ? FusedCompiler.compile(this, order, checked) : null;
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */
@@ -400,9 +418,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
     requireWidth(output, outputCells.length, "output");
     try {
       readInputs(input);
-      if (!hasDynamic) {
+      if (fused != null) {
+        fused.run();
+      } else if (!hasDynamic) {
         for (StreamCell c : order) {
-          current = c;
+          current = c.index;
           Node root = c.root;
           root.eval();
           c.set(root);
@@ -416,22 +436,36 @@ public final class DataflowMonitor implements RevisionedMonitor {
         }
       }
       checkOutputs();
-      current = null;
+      current = -1;
       commit();
       for (int j = 0; j < outputCells.length; j++) {
         outputCells[j].copyTo(output, j);
       }
       tick++;
     } catch (EvalError e) {
-      throw poison(error(e.stream() != null ? cellNamed(e.stream()) : current,
+      throw poison(error(e.stream() != null ? cellNamed(e.stream()) : cellAt(current),
           e.getMessage()));
     } catch (MonitorException e) {
       throw poison(e);
     } catch (RuntimeException | StackOverflowError e) {
-      MonitorException m = error(current, "internal error: " + e);
+      MonitorException m = error(cellAt(current), "internal error: " + e);
       m.initCause(e);
       throw poison(m);
     }
+  }
+
+  /** Fused code: records the stream whose evaluation failed, then rethrows. */
+  void failedIn(StreamCell c) {
+    current = c.index;
+  }
+
+  private StreamCell cellAt(int index) {
+    return index < 0 ? null : cells[index];
+  }
+
+  /** True when the streams run as generated code (for tests and diagnostics). */
+  boolean isFused() {
+    return fused != null;
   }
 
   private MonitorException error(StreamCell at, String reason) {
@@ -484,18 +518,20 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private void readInputs(Row input) {
     for (int i = 0; i < inputCells.length; i++) {
       StreamCell c = inputCells[i];
-      current = c;
       c.setFromRow(input, i);
-      if (c.tag == Kind.FUNCTION) {
-        throw new EvalError("an input cannot carry a function");
-      }
-      if (checkedTypes[c.index] != null) {
+      TypeCheck.Compiled t = checkedTypes[c.index];
+      if (c.tag == Kind.FUNCTION || (t != null && !t.matches(c))) {
+        current = c.index;
+        if (c.tag == Kind.FUNCTION) {
+          throw new EvalError("an input cannot carry a function");
+        }
         checkType(c);
       }
     }
   }
 
-  private void checkType(StreamCell c) {
+  /** Checks a stream's value against its declared type (also called by fused code). */
+  void checkType(StreamCell c) {
     TypeCheck.Compiled t = checkedTypes[c.index];
     if (!t.matches(c)) {
       String what = program.streams().get(c.index).role() == DataflowProgram.Role.INPUT
@@ -508,7 +544,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private void checkOutputs() {
     for (StreamCell c : untypedOutputs) {
       if (c.tag == Kind.FUNCTION) {
-        current = c;
+        current = c.index;
         throw new EvalError("an output cannot carry a function");
       }
     }
@@ -529,8 +565,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     c.inProgress = true;
     evaluating.push(c);
-    StreamCell outer = current;
-    current = c;
+    int outer = current;
+    current = c.index;
     try {
       Node root = c.root;
       root.eval();

@@ -43,7 +43,10 @@ final class HistoryRing {
     head = h;
     tags[h] = s.tag;
     bits[h] = s.bits;
-    refs[h] = s.ref;
+    Object r = s.ref;
+    if (refs[h] != r) {
+      refs[h] = r; // skip the GC write barrier when nothing changes (scalar history)
+    }
     if (size < tags.length) {
       size++;
     }
@@ -55,9 +58,7 @@ final class HistoryRing {
     if (i < 0) {
       i += tags.length;
     }
-    out.tag = tags[i];
-    out.bits = bits[i];
-    out.ref = refs[i];
+    out.setRaw(tags[i], bits[i], refs[i]);
   }
 
   /** Resizes in place: a shallower ring keeps the newest samples, a deeper one invents none. */

@@ -11,6 +11,27 @@ abstract class Node extends Slot {
   /** Computes this tick's value; throws {@link EvalError} on a runtime error. */
   abstract void eval();
 
+  /** No inputs: a leaf, or an opaque node that evaluates its own operands. */
+  static final Node[] NO_INPUTS = new Node[0];
+
+  /**
+   * The operands {@link #eval()} evaluates before it computes, in order; empty for leaves and
+   * for opaque nodes (an {@code if}, whose branches may fail without failing it; a dynamic
+   * property; a function application), which evaluate their operands themselves.
+   */
+  Node[] inputs() {
+    return NO_INPUTS;
+  }
+
+  /**
+   * This tick's value, given that every node of {@link #inputs()} was evaluated this tick:
+   * {@code eval()} is "evaluate the inputs, then compute()". The fused evaluator calls the
+   * nodes' {@code compute()} in post-order instead. An opaque node computes by evaluating.
+   */
+  void compute() {
+    eval();
+  }
+
   /**
    * True when {@link #eval()} does nothing (a stream cell or a constant): parents skip the
    * call, which keeps their call sites free for the nodes that compute.

@@ -56,16 +56,26 @@ final class Nodes {
     @Override
     final void eval() {
       operand.eval();
+      compute();
+    }
+
+    @Override
+    final Node[] inputs() {
+      return new Node[] {operand};
+    }
+
+    @Override
+    final void compute() {
       Slot x = Slot.lift(operand, held);
       if (x.tag <= Kind.DEFERRED) {
         tag = x.tag;
         ref = null;
         return;
       }
-      compute(x);
+      apply(x);
     }
 
-    abstract void compute(Slot x);
+    abstract void apply(Slot x);
   }
 
   /** {@code -e}. */
@@ -75,7 +85,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x) {
+    void apply(Slot x) {
       if (x.tag == Kind.INT) {
         if (x.bits == Long.MIN_VALUE) {
           throw new EvalError("integer overflow in '-' (-(" + x.bits + "))");
@@ -96,7 +106,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x) {
+    void apply(Slot x) {
       setBool(!Ops.bool("operator '!'", x));
     }
   }
@@ -125,6 +135,16 @@ final class Nodes {
       if (!rightLeaf) {
         right.eval();
       }
+      compute();
+    }
+
+    @Override
+    final Node[] inputs() {
+      return new Node[] {left, right};
+    }
+
+    @Override
+    final void compute() {
       Slot x = Slot.lift(left, heldLeft);
       Slot y = Slot.lift(right, heldRight);
       if (x.tag == Kind.NOVAL || y.tag == Kind.NOVAL) {
@@ -132,11 +152,11 @@ final class Nodes {
       } else if (x.tag == Kind.DEFERRED || y.tag == Kind.DEFERRED) {
         setDeferred();
       } else {
-        compute(x, y);
+        apply(x, y);
       }
     }
 
-    abstract void compute(Slot x, Slot y);
+    abstract void apply(Slot x, Slot y);
   }
 
   /** {@code + - * / % **}. */
@@ -149,7 +169,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x, Slot y) {
+    void apply(Slot x, Slot y) {
       Ops.arithmetic(op, x, y, this);
     }
   }
@@ -164,7 +184,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x, Slot y) {
+    void apply(Slot x, Slot y) {
       setBool(Ops.order(op, x, y));
     }
   }
@@ -179,7 +199,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x, Slot y) {
+    void apply(Slot x, Slot y) {
       setBool(Ops.equal(x, y) != negate);
     }
   }
@@ -194,7 +214,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x, Slot y) {
+    void apply(Slot x, Slot y) {
       if (x.tag != Kind.BOOL || y.tag != Kind.BOOL) {
         throw Ops.operands(op.symbol, x, y);
       }
@@ -211,7 +231,7 @@ final class Nodes {
     }
 
     @Override
-    void compute(Slot x, Slot y) {
+    void apply(Slot x, Slot y) {
       if (x.tag != Kind.STR || y.tag != Kind.STR) {
         throw Ops.operands("++", x, y);
       }
@@ -231,6 +251,16 @@ final class Nodes {
     @Override
     void eval() {
       operand.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {operand};
+    }
+
+    @Override
+    void compute() {
       set(Slot.lift(operand, held));
     }
   }

@@ -16,44 +16,58 @@ class Slot {
   long bits;
   Object ref;
 
+  // Reference stores are written only when the reference changes: a store pays the garbage
+  // collector's write barrier, and a scalar tick would otherwise pay it for every null.
+
   final void set(Slot other) {
     tag = other.tag;
     bits = other.bits;
-    ref = other.ref;
+    Object r = other.ref;
+    if (r != ref) {
+      ref = r;
+    }
   }
 
   final void setRaw(byte t, long b, Object r) {
     tag = t;
     bits = b;
-    ref = r;
+    if (r != ref) {
+      ref = r;
+    }
+  }
+
+  final void clearRef() {
+    if (ref != null) {
+      ref = null;
+    }
   }
 
   final void setNoVal() {
     tag = Kind.NOVAL;
-    ref = null;
+    clearRef();
   }
 
   final void setDeferred() {
     tag = Kind.DEFERRED;
-    ref = null;
+    clearRef();
   }
 
   final void setInt(long v) {
     tag = Kind.INT;
     bits = v;
-    ref = null;
+    clearRef();
   }
 
   final void setFloat(double v) {
     tag = Kind.FLOAT;
     bits = Double.doubleToRawLongBits(v);
-    ref = null;
+    clearRef();
   }
 
   final void setBool(boolean v) {
     tag = Kind.BOOL;
     bits = v ? 1 : 0;
-    ref = null;
+    clearRef();
   }
 
   final void setStr(String s) {
@@ -70,7 +84,10 @@ class Slot {
   final void setFromRow(Row row, int slot) {
     tag = row.kind(slot);
     bits = row.bits(slot);
-    ref = row.ref(slot);
+    Object r = row.ref(slot);
+    if (r != ref) {
+      ref = r;
+    }
   }
 
   final void copyTo(Row row, int slot) {
@@ -106,9 +123,7 @@ class Slot {
     if (v.tag == Kind.NOVAL) {
       return held;
     }
-    held.tag = v.tag;
-    held.bits = v.bits;
-    held.ref = v.ref;
+    held.set(v);
     return v;
   }
 

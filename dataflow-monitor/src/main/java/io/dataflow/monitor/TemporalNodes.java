@@ -69,6 +69,16 @@ final class TemporalNodes {
     void eval() {
       pending.setNoVal();
       operand.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {operand};
+    }
+
+    @Override
+    void compute() {
       pending.set(operand);
       readFrom(ring);
     }
@@ -95,6 +105,16 @@ final class TemporalNodes {
     void eval() {
       value.eval();
       fallback.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {value, fallback};
+    }
+
+    @Override
+    void compute() {
       Slot v = Slot.lift(value, held);
       set(v.tag == Kind.DEFERRED ? fallback : v);
     }
@@ -115,6 +135,16 @@ final class TemporalNodes {
     void eval() {
       value.eval();
       initial.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {value, initial};
+    }
+
+    @Override
+    void compute() {
       if (!started && value.tag != Kind.NOVAL) {
         started = true;
       }
@@ -134,6 +164,16 @@ final class TemporalNodes {
     @Override
     void eval() {
       value.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {value};
+    }
+
+    @Override
+    void compute() {
       setBool(Slot.lift(value, held).tag != Kind.DEFERRED);
     }
   }
@@ -151,6 +191,16 @@ final class TemporalNodes {
     @Override
     void eval() {
       value.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {value};
+    }
+
+    @Override
+    void compute() {
       if (Slot.lift(value, held).isPresent()) {
         fired = true;
       }
@@ -175,6 +225,16 @@ final class TemporalNodes {
     void eval() {
       base.eval();
       replacement.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {base, replacement};
+    }
+
+    @Override
+    void compute() {
       Slot a = Slot.lift(base, heldBase);
       Slot b = Slot.lift(replacement, heldReplacement);
       if (b.isPresent()) {
@@ -199,6 +259,16 @@ final class TemporalNodes {
     void eval() {
       value.eval();
       trigger.eval();
+      compute();
+    }
+
+    @Override
+    Node[] inputs() {
+      return new Node[] {value, trigger};
+    }
+
+    @Override
+    void compute() {
       Slot v = Slot.lift(value, held);
       if (trigger.tag == Kind.NOVAL) {
         setNoVal();

@@ -18,8 +18,8 @@ final class TypedNodes {
 
   /**
    * The shared part: operands, their primitive lifting memories, and this tick's lifted
-   * operands. The calls to the operands' {@code eval} stay in each subclass, so each kind of
-   * node keeps its own call-site profile.
+   * operands. Each subclass computes in its own method, so each kind of node keeps its own
+   * profile (and the fused evaluator calls it on a constant receiver).
    */
   abstract static class TypedBinary extends Node {
     final Node left;
@@ -43,6 +43,22 @@ final class TypedNodes {
       this.right = right;
       this.leftLeaf = left.isLeaf();
       this.rightLeaf = right.isLeaf();
+    }
+
+    @Override
+    final void eval() {
+      if (!leftLeaf) {
+        left.eval();
+      }
+      if (!rightLeaf) {
+        right.eval();
+      }
+      compute();
+    }
+
+    @Override
+    final Node[] inputs() {
+      return new Node[] {left, right};
     }
 
     /** Sample-and-hold on both operands, after they were evaluated. */
@@ -93,13 +109,7 @@ final class TypedNodes {
     }
 
     @Override
-    void eval() {
-      if (!leftLeaf) {
-        left.eval();
-      }
-      if (!rightLeaf) {
-        right.eval();
-      }
+    void compute() {
       lift();
       if (lt == Kind.INT && rt == Kind.INT) {
         tag = Kind.INT;
@@ -138,13 +148,7 @@ final class TypedNodes {
     }
 
     @Override
-    void eval() {
-      if (!leftLeaf) {
-        left.eval();
-      }
-      if (!rightLeaf) {
-        right.eval();
-      }
+    void compute() {
       lift();
       boolean result;
       if (lt == Kind.FLOAT && rt == Kind.FLOAT) {
@@ -186,13 +190,7 @@ final class TypedNodes {
     }
 
     @Override
-    void eval() {
-      if (!leftLeaf) {
-        left.eval();
-      }
-      if (!rightLeaf) {
-        right.eval();
-      }
+    void compute() {
       lift();
       if (lt == Kind.BOOL && rt == Kind.BOOL) {
         boolean a = lv != 0;

@@ -53,6 +53,8 @@ class GeneratedPathsTest {
       assertThat(Runs.traceFile(spec.text(), TypingMode.GRADUAL, file)).as("trace file")
           .isEqualTo(monitor);
       // When two streams fail in one tick, the one reported depends on declaration order.
+      assertThat(Runs.interpreted(spec.text(), TypingMode.GRADUAL, trace))
+          .as("the interpreter and the generated code agree").isEqualTo(monitor);
       Run relaid = Runs.monitor(spec.withLayoutSeed(~seed).text(), TypingMode.GRADUAL, trace);
       assertThat(relaid.lines()).as("another layout of the same spec").isEqualTo(monitor.lines());
       assertThat(tickOf(relaid.failure())).as("another layout fails in the same tick")

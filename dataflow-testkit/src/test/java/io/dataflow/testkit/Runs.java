@@ -62,7 +62,18 @@ final class Runs {
 
   /** The bare monitor, one {@code evaluate} per tick; only a MonitorException is expected. */
   static Run monitor(String spec, TypingMode mode, List<Map<String, Value>> trace) {
-    DataflowMonitor monitor = DataflowMonitor.create(DataflowProgram.compile(SPEC, spec, mode));
+    return monitor(spec, mode, trace, DataflowMonitor.Options.DEFAULT);
+  }
+
+  /** The bare monitor with the interpreter only (no generated code). */
+  static Run interpreted(String spec, TypingMode mode, List<Map<String, Value>> trace) {
+    return monitor(spec, mode, trace, DataflowMonitor.Options.DEFAULT.withFused(false));
+  }
+
+  static Run monitor(String spec, TypingMode mode, List<Map<String, Value>> trace,
+      DataflowMonitor.Options options) {
+    DataflowMonitor monitor = DataflowMonitor.create(DataflowProgram.compile(SPEC, spec, mode),
+        options);
     List<String> lines = new ArrayList<>();
     for (int t = 0; t < trace.size(); t++) {
       Map<String, Value> out;

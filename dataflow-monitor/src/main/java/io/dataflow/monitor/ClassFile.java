@@ -1,0 +1,258 @@
+package io.dataflow.monitor;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The smallest class-file writer the fused evaluator needs: a constant pool, static fields,
+ * methods with code and exception tables. It writes class-file version 49, which the JVM
+ * verifies by type inference, so no stack-map frames are needed.
+ *
+ * <p>Thread-safety: not thread-safe; one writer per generated class.
+ */
+final class ClassFile {
+  static final int ACC_PUBLIC = 0x0001;
+  static final int ACC_STATIC = 0x0008;
+  static final int ACC_FINAL = 0x0010;
+  static final int ACC_SUPER = 0x0020;
+
+  private final List<byte[]> pool = new ArrayList<>();
+  private final Map<String, Integer> poolIndex = new HashMap<>();
+  private final int thisClass;
+  private final int superClass;
+  private final int[] interfaces;
+  private final ByteArrayOutputStream fields = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream methods = new ByteArrayOutputStream();
+  private int fieldCount;
+  private int methodCount;
+
+  ClassFile(String name, String superName, String... interfaceNames) {
+    thisClass = classRef(name);
+    superClass = classRef(superName);
+    interfaces = new int[interfaceNames.length];
+    for (int i = 0; i < interfaceNames.length; i++) {
+      interfaces[i] = classRef(interfaceNames[i]);
+    }
+  }
+
+  // ---- constant pool
+
+  private int add(String key, byte[] entry) {
+    Integer i = poolIndex.get(key);
+    if (i != null) {
+      return i;
+    }
+    pool.add(entry);
+    poolIndex.put(key, pool.size());
+    return pool.size();
+  }
+
+  private static byte[] bytes(Writer w) {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try {
+      w.write(new DataOutputStream(b));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return b.toByteArray();
+  }
+
+  private interface Writer {
+    void write(DataOutputStream d) throws IOException;
+  }
+
+  int utf8(String s) {
+    return add("U" + s, bytes(d -> {
+      d.writeByte(1);
+      d.writeUTF(s);
+    }));
+  }
+
+  int classRef(String internalName) {
+    int u = utf8(internalName);
+    return add("C" + internalName, bytes(d -> {
+      d.writeByte(7);
+      d.writeShort(u);
+    }));
+  }
+
+  int string(String s) {
+    int u = utf8(s);
+    return add("S" + s, bytes(d -> {
+      d.writeByte(8);
+      d.writeShort(u);
+    }));
+  }
+
+  int integer(int v) {
+    return add("I" + v, bytes(d -> {
+      d.writeByte(3);
+      d.writeInt(v);
+    }));
+  }
+
+  private int nameAndType(String name, String desc) {
+    int n = utf8(name);
+    int t = utf8(desc);
+    return add("N" + name + ":" + desc, bytes(d -> {
+      d.writeByte(12);
+      d.writeShort(n);
+      d.writeShort(t);
+    }));
+  }
+
+  int fieldRef(String owner, String name, String desc) {
+    return memberRef(9, owner, name, desc);
+  }
+
+  int methodRef(String owner, String name, String desc) {
+    return memberRef(10, owner, name, desc);
+  }
+
+  private int memberRef(int tag, String owner, String name, String desc) {
+    int c = classRef(owner);
+    int nt = nameAndType(name, desc);
+    return add(tag + owner + "." + name + ":" + desc, bytes(d -> {
+      d.writeByte(tag);
+      d.writeShort(c);
+      d.writeShort(nt);
+    }));
+  }
+
+  // ---- members
+
+  void field(int access, String name, String desc) {
+    int n = utf8(name);
+    int t = utf8(desc);
+    DataOutputStream d = new DataOutputStream(fields);
+    try {
+      d.writeShort(access);
+      d.writeShort(n);
+      d.writeShort(t);
+      d.writeShort(0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    fieldCount++;
+  }
+
+  /** Adds a method whose body is {@code code}. */
+  void method(int access, String name, String desc, Code code) {
+    int n = utf8(name);
+    int t = utf8(desc);
+    int codeName = utf8("Code");
+    byte[] body = code.bytes();
+    DataOutputStream d = new DataOutputStream(methods);
+    try {
+      d.writeShort(access);
+      d.writeShort(n);
+      d.writeShort(t);
+      d.writeShort(1);
+      d.writeShort(codeName);
+      d.writeInt(12 + body.length + 8 * code.handlers.size());
+      d.writeShort(code.maxStack);
+      d.writeShort(code.maxLocals);
+      d.writeInt(body.length);
+      d.write(body);
+      d.writeShort(code.handlers.size());
+      for (int[] h : code.handlers) {
+        d.writeShort(h[0]);
+        d.writeShort(h[1]);
+        d.writeShort(h[2]);
+        d.writeShort(h[3]);
+      }
+      d.writeShort(0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    methodCount++;
+  }
+
+  byte[] toBytes() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    DataOutputStream d = new DataOutputStream(out);
+    try {
+      d.writeInt(0xCAFEBABE);
+      d.writeShort(0);
+      d.writeShort(49);
+      d.writeShort(pool.size() + 1);
+      for (byte[] e : pool) {
+        d.write(e);
+      }
+      d.writeShort(ACC_PUBLIC | ACC_FINAL | ACC_SUPER);
+      d.writeShort(thisClass);
+      d.writeShort(superClass);
+      d.writeShort(interfaces.length);
+      for (int i : interfaces) {
+        d.writeShort(i);
+      }
+      d.writeShort(fieldCount);
+      d.write(fields.toByteArray());
+      d.writeShort(methodCount);
+      d.write(methods.toByteArray());
+      d.writeShort(0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** The bytecode of one method. */
+  static final class Code {
+    static final int ALOAD_0 = 0x2a;
+    static final int ASTORE_0 = 0x4b;
+    static final int AALOAD = 0x32;
+    static final int ATHROW = 0xbf;
+    static final int RETURN = 0xb1;
+    static final int SIPUSH = 0x11;
+    static final int LDC_W = 0x13;
+    static final int GETSTATIC = 0xb2;
+    static final int PUTSTATIC = 0xb3;
+    static final int INVOKEVIRTUAL = 0xb6;
+    static final int INVOKESPECIAL = 0xb7;
+    static final int INVOKESTATIC = 0xb8;
+    static final int CHECKCAST = 0xc0;
+
+    private final ByteArrayOutputStream code = new ByteArrayOutputStream();
+    final List<int[]> handlers = new ArrayList<>();
+    int maxStack;
+    int maxLocals;
+
+    void op(int opcode) {
+      code.write(opcode);
+    }
+
+    void op(int opcode, int u2) {
+      code.write(opcode);
+      code.write(u2 >> 8);
+      code.write(u2);
+    }
+
+    void intConstant(ClassFile cf, int v) {
+      if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+        op(SIPUSH, v);
+      } else {
+        op(LDC_W, cf.integer(v));
+      }
+    }
+
+    int pc() {
+      return code.size();
+    }
+
+    /** A handler for any throwable in {@code [start, end)} at {@code handler}. */
+    void catchAll(int start, int end, int handler) {
+      handlers.add(new int[] {start, end, handler, 0});
+    }
+
+    byte[] bytes() {
+      return code.toByteArray();
+    }
+  }
+}

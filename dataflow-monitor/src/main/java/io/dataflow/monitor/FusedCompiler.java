@@ -1,0 +1,193 @@
+package io.dataflow.monitor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Generates, per monitor, a class that evaluates its computed streams as straight-line code:
+ * for each stream, the {@code compute()} of every node in post-order on constant receivers,
+ * then the copy into the stream's cell and its type check.
+ *
+ * <h2>Implementation note</h2>
+ * The node objects keep all state and all semantics; the generated code only replaces the
+ * walk. Nodes and cells become {@code static final} fields of a hidden class (initialized from
+ * its class data), so the JIT sees constant receivers of exact types: no virtual dispatch, no
+ * pointer chasing through the tree. Opaque nodes ({@code if}, functions) are called as a unit
+ * through their {@code eval()}. A failure is attributed to its stream by an exception handler
+ * per stream, which costs nothing when nothing fails. One method per stream keeps every method
+ * small enough for the JIT; a program too large for one class falls back to the interpreter.
+ */
+final class FusedCompiler {
+  private static final String NODE_PACKAGE = "io/dataflow/monitor/";
+  private static final int MAX_CONSTANTS = 20_000;
+  private static final String MONITOR = NODE_PACKAGE + "DataflowMonitor";
+  private static final String CELL = NODE_PACKAGE + "StreamCell";
+
+  private FusedCompiler() {}
+
+  /**
+   * The fused evaluator of {@code monitor}'s streams in {@code order}, or null when the program
+   * is too large or the JVM refuses the class (the interpreter then runs it).
+   */
+  static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked) {
+    List<Object> constants = new ArrayList<>();
+    Map<Object, Integer> index = new IdentityHashMap<>();
+    constant(monitor, constants, index);
+    List<List<Node>> schedules = new ArrayList<>();
+    for (StreamCell c : order) {
+      List<Node> schedule = new ArrayList<>();
+      postOrder(c.root, schedule);
+      schedules.add(schedule);
+      constant(c, constants, index);
+      constant(c.root, constants, index);
+      for (Node n : schedule) {
+        constant(n, constants, index);
+      }
+    }
+    if (constants.size() > MAX_CONSTANTS) {
+      return null;
+    }
+    try {
+      byte[] bytes = generate(order, schedules, checked, constants, index);
+      MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
+          bytes, constants.toArray(), true);
+      return (FusedStreams) lookup.findConstructor(lookup.lookupClass(),
+          MethodType.methodType(void.class)).invoke();
+    } catch (Throwable e) {
+      if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
+        e.printStackTrace();
+      }
+      return null; // a JVM that refuses the class still runs the interpreter
+    }
+  }
+
+  private static void constant(Object o, List<Object> constants, Map<Object, Integer> index) {
+    if (!index.containsKey(o)) {
+      index.put(o, constants.size());
+      constants.add(o);
+    }
+  }
+
+  /** The nodes to compute before {@code n}'s stream has its value, children first. */
+  private static void postOrder(Node n, List<Node> out) {
+    if (n.isLeaf()) {
+      return;
+    }
+    for (Node input : n.inputs()) {
+      postOrder(input, out);
+    }
+    out.add(n);
+  }
+
+  private static String fieldName(int i) {
+    return "k" + i;
+  }
+
+  private static String descriptor(Object o) {
+    return "L" + o.getClass().getName().replace('.', '/') + ";";
+  }
+
+  private static String internalName(Object o) {
+    return o.getClass().getName().replace('.', '/');
+  }
+
+  private static byte[] generate(StreamCell[] order, List<List<Node>> schedules,
+      boolean[] checked, List<Object> constants, Map<Object, Integer> index) {
+    String name = NODE_PACKAGE + "FusedStreams$Generated";
+    ClassFile cf = new ClassFile(name, "java/lang/Object", NODE_PACKAGE + "FusedStreams");
+    for (int i = 0; i < constants.size(); i++) {
+      cf.field(ClassFile.ACC_STATIC | ClassFile.ACC_FINAL, fieldName(i),
+          descriptor(constants.get(i)));
+    }
+    cf.method(ClassFile.ACC_STATIC, "<clinit>", "()V", staticInit(cf, name, constants));
+    ClassFile.Code init = new ClassFile.Code();
+    init.op(ClassFile.Code.ALOAD_0);
+    init.op(ClassFile.Code.INVOKESPECIAL, cf.methodRef("java/lang/Object", "<init>", "()V"));
+    init.op(ClassFile.Code.RETURN);
+    init.maxStack = 1;
+    init.maxLocals = 1;
+    cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", init);
+    ClassFile.Code run = new ClassFile.Code();
+    for (int s = 0; s < order.length; s++) {
+      cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
+          stream(cf, name, order[s], schedules.get(s), checked[order[s].index], constants,
+              index));
+      run.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(name, "s" + s, "()V"));
+    }
+    run.op(ClassFile.Code.RETURN);
+    run.maxStack = 0;
+    run.maxLocals = 1;
+    cf.method(ClassFile.ACC_PUBLIC, "run", "()V", run);
+    return cf.toBytes();
+  }
+
+  /** Loads the class data array into the static final fields. */
+  private static ClassFile.Code staticInit(ClassFile cf, String name, List<Object> constants) {
+    ClassFile.Code c = new ClassFile.Code();
+    c.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/invoke/MethodHandles", "lookup",
+        "()Ljava/lang/invoke/MethodHandles$Lookup;"));
+    c.op(ClassFile.Code.LDC_W, cf.string("_"));
+    c.op(ClassFile.Code.LDC_W, cf.classRef("[Ljava/lang/Object;"));
+    c.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/invoke/MethodHandles",
+        "classData", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+            + "Ljava/lang/Class;)Ljava/lang/Object;"));
+    c.op(ClassFile.Code.CHECKCAST, cf.classRef("[Ljava/lang/Object;"));
+    c.op(ClassFile.Code.ASTORE_0);
+    for (int i = 0; i < constants.size(); i++) {
+      c.op(ClassFile.Code.ALOAD_0);
+      c.intConstant(cf, i);
+      c.op(ClassFile.Code.AALOAD);
+      c.op(ClassFile.Code.CHECKCAST, cf.classRef(internalName(constants.get(i))));
+      c.op(ClassFile.Code.PUTSTATIC, cf.fieldRef(name, fieldName(i),
+          descriptor(constants.get(i))));
+    }
+    c.op(ClassFile.Code.RETURN);
+    c.maxStack = 3;
+    c.maxLocals = 1;
+    return c;
+  }
+
+  /** One stream: compute its nodes, copy the root into the cell, check, attribute failures. */
+  private static ClassFile.Code stream(ClassFile cf, String name, StreamCell cell,
+      List<Node> schedule, boolean check, List<Object> constants, Map<Object, Integer> index) {
+    ClassFile.Code c = new ClassFile.Code();
+    int start = c.pc();
+    for (Node n : schedule) {
+      getConstant(c, cf, name, n, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(n), "compute", "()V"));
+    }
+    getConstant(c, cf, name, cell, constants, index);
+    getConstant(c, cf, name, cell.root, constants, index);
+    c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "set",
+        "(L" + NODE_PACKAGE + "Slot;)V"));
+    if (check) {
+      getConstant(c, cf, name, constants.get(0), constants, index);
+      getConstant(c, cf, name, cell, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "checkType",
+          "(L" + CELL + ";)V"));
+    }
+    int end = c.pc();
+    c.op(ClassFile.Code.RETURN);
+    int handler = c.pc();
+    c.op(ClassFile.Code.ASTORE_0);
+    getConstant(c, cf, name, constants.get(0), constants, index);
+    getConstant(c, cf, name, cell, constants, index);
+    c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "failedIn", "(L" + CELL + ";)V"));
+    c.op(ClassFile.Code.ALOAD_0);
+    c.op(ClassFile.Code.ATHROW);
+    c.catchAll(start, end, handler);
+    c.maxStack = 2;
+    c.maxLocals = 1;
+    return c;
+  }
+
+  private static void getConstant(ClassFile.Code c, ClassFile cf, String name, Object o,
+      List<Object> constants, Map<Object, Integer> index) {
+    int i = index.get(o);
+    c.op(ClassFile.Code.GETSTATIC, cf.fieldRef(name, fieldName(i), descriptor(o)));
+  }
+}

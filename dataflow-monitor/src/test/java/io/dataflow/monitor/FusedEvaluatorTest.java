@@ -1,0 +1,71 @@
+package io.dataflow.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.Value;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated evaluator is used where it applies and behaves like the interpreter (the whole
+ * suite also runs once with {@code -Ddataflow.monitor.fused=false}).
+ */
+class FusedEvaluatorTest {
+  private static final DataflowMonitor.Options FUSED = DataflowMonitor.Options.DEFAULT
+      .withFused(true);
+
+  private static DataflowMonitor fused(String spec) {
+    return DataflowMonitor.create(DataflowProgram.compile("s.dsrv", spec), FUSED);
+  }
+
+  @Test
+  void staticProgramsRunAsGeneratedCodeAndDynamicOnesInterpreted() {
+    assertThat(fused("in x\nout z\nz = default(z[1], 0) + x").isFused()).isTrue();
+    assertThat(fused("in x\nin e\nout z\nz = dynamic(e)").isFused()).isFalse();
+    assertThat(DataflowMonitor.create(DataflowProgram.compile("s.dsrv", "in x\nout z\nz = x"),
+        FUSED.withFused(false)).isFused()).isFalse();
+  }
+
+  @Test
+  void opaqueNodesAndEveryTemporalFormEvaluateInTheGeneratedCode() {
+    DataflowMonitor m = fused("in x: Int\nin c: Bool\naux f = \\v: Int -> v * 2\n"
+        + "out a = if c then 10 / x else 0\nout b = f(default(x[1], 0))\n"
+        + "out d = init(when(x), false) && is_defined(x[2])\nout e = update(x, latch(x, c))\n"
+        + "out g = (x + 1)[1]\nout h = List.len([x, x])");
+    assertThat(m.isFused()).isTrue();
+    assertThat(m.evaluate(Map.of("x", Value.of(0), "c", Value.of(false))))
+        .containsEntry("a", Value.of(0)).containsEntry("b", Value.of(0))
+        .containsEntry("d", Value.of(false)).containsEntry("h", Value.of(2));
+    assertThat(m.evaluate(Map.of("x", Value.of(5), "c", Value.of(true))))
+        .containsEntry("a", Value.of(2)).containsEntry("b", Value.of(0))
+        .containsEntry("e", Value.of(5)).containsEntry("g", Value.of(1));
+  }
+
+  @Test
+  void aFailureInGeneratedCodeNamesItsStreamAndPoisonsTheMonitor() {
+    DataflowMonitor m = fused("in x: Int\nout ok = x + 1\nout q = 10 / x\nout after = x * 2");
+    m.evaluate(Map.of("x", Value.of(5)));
+    assertThatThrownBy(() -> m.evaluate(Map.of("x", Value.of(0))))
+        .isInstanceOf(MonitorException.class)
+        .hasMessage("tick 1: stream 'q': division by zero");
+    assertThat(m.failure()).isNotNull();
+    assertThat(m.nextTick()).isEqualTo(1);
+  }
+
+  @Test
+  void aTransferredMonitorGetsGeneratedCodeOverTheNodesItTookOver() {
+    DataflowProgram before = DataflowProgram.compile("a.dsrv",
+        "in x\nout z\nout n\nz = default(z[1], 0) + x\nn = when(x)");
+    DataflowProgram after = DataflowProgram.compile("b.dsrv",
+        "in x\nout z\nout n\nz = default(z[1], 0) + 2 * x\nn = when(x)");
+    DataflowMonitor m = DataflowMonitor.create(before, FUSED);
+    m.evaluate(Map.of("x", Value.of(1)));
+    DataflowMonitor next = DataflowMonitor.transfer(m, after,
+        TransferMapping.plan(before, after), FUSED).monitor();
+    assertThat(next.isFused()).isTrue();
+    assertThat(next.evaluate(Map.of("x", Value.of(3))))
+        .containsEntry("z", Value.of(7)).containsEntry("n", Value.TRUE);
+  }
+}
