@@ -397,8 +397,9 @@ public final class DataflowRuntime implements AutoCloseable {
   private void handle(Ingress.Item item, long now) {
     try {
       if (item instanceof Ingress.Data d) {
-        for (Tick t : d.batch().ticks()) {
-          window.accept(input.admit(d.source(), t), now);
+        java.util.List<Tick> ticks = d.batch().ticks();
+        for (int i = 0, n = ticks.size(); i < n; i++) {
+          window.accept(input.admit(d.source(), ticks.get(i)), now);
         }
       } else if (item instanceof Ingress.Control c) {
         window.flush();

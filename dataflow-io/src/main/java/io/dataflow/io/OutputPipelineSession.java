@@ -113,6 +113,8 @@ public final class OutputPipelineSession implements OutputSession {
   }
 
   private final Map<String, Active> active = new LinkedHashMap<>();
+  /** The destinations in order, as an array for the per-tick loop (rebuilt on change). */
+  private Active[] destinations = new Active[0];
   private Clock clock;
   private TimerQueue timers;
   private long revision;
@@ -124,6 +126,7 @@ public final class OutputPipelineSession implements OutputSession {
         throw new IllegalArgumentException("duplicate destination '" + d.name() + "'");
       }
     }
+    this.destinations = active.values().toArray(new Active[0]);
   }
 
   @Override
@@ -144,14 +147,21 @@ public final class OutputPipelineSession implements OutputSession {
 
   @Override
   public void feed(long tick, RowLayout layout, Row row) {
-    for (Active a : active.values()) {
-      guard(a, () -> a.feed(tick, layout, row));
+    for (Active a : destinations) {
+      if (a.failure != null) {
+        throw new ComponentException("sink:" + a.spec.name(), a.failure);
+      }
+      try {
+        a.feed(tick, layout, row);
+      } catch (IOException | RuntimeException e) {
+        throw failed(a, e);
+      }
     }
   }
 
   @Override
   public void flush() {
-    for (Active a : active.values()) {
+    for (Active a : destinations) {
       guard(a, a.writer::flush);
     }
   }
@@ -201,9 +211,14 @@ public final class OutputPipelineSession implements OutputSession {
     try {
       op.run();
     } catch (IOException | RuntimeException e) {
-      a.failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
-      throw new ComponentException("sink:" + a.spec.name(), a.failure);
+      throw failed(a, e);
     }
+  }
+
+  /** Records a destination's first error (sticky) and names it. */
+  private ComponentException failed(Active a, Exception e) {
+    a.failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+    return new ComponentException("sink:" + a.spec.name(), a.failure);
   }
 
   // ---------------------------------------------------------------- reconfiguration
@@ -229,6 +244,7 @@ public final class OutputPipelineSession implements OutputSession {
     Active a = new Active(d);
     wrapRetry(a);
     active.put(d.name(), a);
+    destinations = active.values().toArray(new Active[0]);
   }
 
   /** Flushes, closes and removes a destination. */
@@ -236,6 +252,7 @@ public final class OutputPipelineSession implements OutputSession {
     Active a = require(name);
     guard(a, a.writer::flush);
     active.remove(name);
+    destinations = active.values().toArray(new Active[0]);
     a.writer.close();
   }
 

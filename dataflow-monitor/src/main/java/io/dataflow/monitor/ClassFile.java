@@ -115,6 +115,10 @@ final class ClassFile {
     return memberRef(10, owner, name, desc);
   }
 
+  int interfaceMethodRef(String owner, String name, String desc) {
+    return memberRef(11, owner, name, desc);
+  }
+
   private int memberRef(int tag, String owner, String name, String desc) {
     int c = classRef(owner);
     int nt = nameAndType(name, desc);
@@ -205,7 +209,11 @@ final class ClassFile {
 
   /** The bytecode of one method. */
   static final class Code {
+    static final int ACONST_NULL = 0x01;
     static final int ALOAD_0 = 0x2a;
+    static final int ALOAD_1 = 0x2b;
+    static final int ALOAD_2 = 0x2c;
+    static final int INVOKEINTERFACE = 0xb9;
     static final int ASTORE_0 = 0x4b;
     static final int AALOAD = 0x32;
     static final int ATHROW = 0xbf;
@@ -240,6 +248,13 @@ final class ClassFile {
       } else {
         op(LDC_W, cf.integer(v));
       }
+    }
+
+    /** {@code invokeinterface} of a method taking no arguments. */
+    void invokeInterfaceNoArgs(int methodRef) {
+      op(INVOKEINTERFACE, methodRef);
+      code.write(1);
+      code.write(0);
     }
 
     int pc() {

@@ -174,7 +174,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
       checked[i] = checkedTypes[i] != null;
     }
     this.fused = options.fused() && !hasDynamic
-        ? FusedCompiler.compile(this, order, checked) : null;
+        ? FusedCompiler.compile(this, order, checked, inputCells, checkedTypes, outputCells,
+            ringCells, committing) : null;
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */
@@ -417,10 +418,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
     requireWidth(input, inputCells.length, "input");
     requireWidth(output, outputCells.length, "output");
     try {
-      readInputs(input);
       if (fused != null) {
-        fused.run();
-      } else if (!hasDynamic) {
+        fused.run(input, output);
+        current = -1;
+        tick++;
+        return;
+      }
+      readInputs(input);
+      if (!hasDynamic) {
         for (StreamCell c : order) {
           current = c.index;
           Node root = c.root;
@@ -541,7 +546,25 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
   }
 
-  private void checkOutputs() {
+  /** Fused code: reads one input into its cell and checks it ({@code t} may be null). */
+  void readInput(StreamCell c, Row input, int slot, TypeCheck.Compiled t) {
+    c.setFromRow(input, slot);
+    if (c.tag == Kind.FUNCTION || (t != null && !t.matches(c))) {
+      current = c.index;
+      if (c.tag == Kind.FUNCTION) {
+        throw new EvalError("an input cannot carry a function");
+      }
+      checkType(c);
+    }
+  }
+
+  /** Outputs whose value may be a function (untyped ones); fused code checks them. */
+  StreamCell[] untypedOutputs() {
+    return untypedOutputs;
+  }
+
+  /** Checks that no output holds a function value (also called by fused code). */
+  void checkOutputs() {
     for (StreamCell c : untypedOutputs) {
       if (c.tag == Kind.FUNCTION) {
         current = c.index;

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Generates, per monitor, a class that evaluates its computed streams as straight-line code:
- * for each stream, the {@code compute()} of every node in post-order on constant receivers,
- * then the copy into the stream's cell and its type check.
+ * Generates, per monitor, a class that runs one tick as straight-line code: read each input
+ * into its cell; for each stream, the {@code compute()} of every node in post-order on
+ * constant receivers, then the copy into the stream's cell and its type check; commit the
+ * history rings and operator state; write each output.
  *
  * <h2>Implementation note</h2>
  * The node objects keep all state and all semantics; the generated code only replaces the
@@ -33,10 +34,30 @@ final class FusedCompiler {
    * The fused evaluator of {@code monitor}'s streams in {@code order}, or null when the program
    * is too large or the JVM refuses the class (the interpreter then runs it).
    */
-  static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked) {
+  static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked,
+      StreamCell[] inputs, TypeCheck.Compiled[] inputChecks, StreamCell[] outputs,
+      StreamCell[] ringCells, StreamCell[] committing) {
+    Tick tick = new Tick(order, checked, inputs, inputChecks, outputs, ringCells, committing,
+        monitor.untypedOutputs().length > 0);
     List<Object> constants = new ArrayList<>();
     Map<Object, Integer> index = new IdentityHashMap<>();
     constant(monitor, constants, index);
+    for (StreamCell c : inputs) {
+      constant(c, constants, index);
+      if (inputChecks[c.index] != null) {
+        constant(inputChecks[c.index], constants, index);
+      }
+    }
+    for (StreamCell c : outputs) {
+      constant(c, constants, index);
+    }
+    for (StreamCell c : ringCells) {
+      constant(c, constants, index);
+      constant(c.ring, constants, index);
+    }
+    for (StreamCell c : committing) {
+      constant(c, constants, index);
+    }
     List<List<Node>> schedules = new ArrayList<>();
     for (StreamCell c : order) {
       List<Node> schedule = new ArrayList<>();
@@ -52,7 +73,7 @@ final class FusedCompiler {
       return null;
     }
     try {
-      byte[] bytes = generate(order, schedules, checked, constants, index);
+      byte[] bytes = generate(tick, schedules, constants, index);
       MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
           bytes, constants.toArray(), true);
       return (FusedStreams) lookup.findConstructor(lookup.lookupClass(),
@@ -95,8 +116,14 @@ final class FusedCompiler {
     return o.getClass().getName().replace('.', '/');
   }
 
-  private static byte[] generate(StreamCell[] order, List<List<Node>> schedules,
-      boolean[] checked, List<Object> constants, Map<Object, Integer> index) {
+  /** What one tick does besides the streams: inputs, checks, commit, outputs. */
+  private record Tick(StreamCell[] order, boolean[] checked, StreamCell[] inputs,
+      TypeCheck.Compiled[] inputChecks, StreamCell[] outputs, StreamCell[] ringCells,
+      StreamCell[] committing, boolean checkOutputs) {}
+
+  private static byte[] generate(Tick tick, List<List<Node>> schedules,
+      List<Object> constants, Map<Object, Integer> index) {
+    StreamCell[] order = tick.order();
     String name = NODE_PACKAGE + "FusedStreams$Generated";
     ClassFile cf = new ClassFile(name, "java/lang/Object", NODE_PACKAGE + "FusedStreams");
     for (int i = 0; i < constants.size(); i++) {
@@ -112,16 +139,53 @@ final class FusedCompiler {
     init.maxLocals = 1;
     cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", init);
     ClassFile.Code run = new ClassFile.Code();
+    Object monitor = constants.get(0);
+    String row = "Lio/dataflow/core/Row;";
+    for (int i = 0; i < tick.inputs().length; i++) {
+      StreamCell c = tick.inputs()[i];
+      getConstant(run, cf, name, monitor, constants, index);
+      getConstant(run, cf, name, c, constants, index);
+      run.op(ClassFile.Code.ALOAD_1);
+      run.intConstant(cf, i);
+      TypeCheck.Compiled check = tick.inputChecks()[c.index];
+      if (check == null) {
+        run.op(ClassFile.Code.ACONST_NULL);
+      } else {
+        getConstant(run, cf, name, check, constants, index);
+      }
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "readInput", "(L" + CELL + ";"
+          + row + "IL" + NODE_PACKAGE + "TypeCheck$Compiled;)V"));
+    }
     for (int s = 0; s < order.length; s++) {
       cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
-          stream(cf, name, order[s], schedules.get(s), checked[order[s].index], constants,
-              index));
+          stream(cf, name, order[s], schedules.get(s), tick.checked()[order[s].index],
+              constants, index));
       run.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(name, "s" + s, "()V"));
     }
+    if (tick.checkOutputs()) {
+      getConstant(run, cf, name, monitor, constants, index);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "checkOutputs", "()V"));
+    }
+    for (StreamCell c : tick.ringCells()) {
+      getConstant(run, cf, name, c.ring, constants, index);
+      getConstant(run, cf, name, c, constants, index);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(NODE_PACKAGE + "HistoryRing", "push",
+          "(L" + NODE_PACKAGE + "Slot;)V"));
+    }
+    for (StreamCell c : tick.committing()) {
+      getConstant(run, cf, name, c, constants, index);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
+    }
+    for (int j = 0; j < tick.outputs().length; j++) {
+      getConstant(run, cf, name, tick.outputs()[j], constants, index);
+      run.op(ClassFile.Code.ALOAD_2);
+      run.intConstant(cf, j);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "copyTo", "(" + row + "I)V"));
+    }
     run.op(ClassFile.Code.RETURN);
-    run.maxStack = 0;
-    run.maxLocals = 1;
-    cf.method(ClassFile.ACC_PUBLIC, "run", "()V", run);
+    run.maxStack = 5;
+    run.maxLocals = 3;
+    cf.method(ClassFile.ACC_PUBLIC, "run", "(" + row + row + ")V", run);
     return cf.toBytes();
   }
 

@@ -1,12 +1,13 @@
 package io.dataflow.monitor;
 
 /**
- * The computed streams of one monitor, evaluated in order by a class generated for that
- * monitor ({@link FusedCompiler}).
+ * One tick of one monitor as straight-line code generated for that monitor
+ * ({@link FusedCompiler}): read the inputs, evaluate the computed streams in order, commit,
+ * write the outputs.
  *
  * <p>Thread-safety: owner thread only.
  */
 interface FusedStreams {
-  /** Evaluates every computed stream of one tick, in evaluation order. */
-  void run();
+  /** Evaluates one tick from {@code in} into {@code out} (the tick counter is the caller's). */
+  void run(io.dataflow.core.Row in, io.dataflow.core.Row out);
 }

@@ -37,6 +37,14 @@ final class StreamCell extends Node {
   @Override
   void eval() {}
 
+  /** Commits this stream's operator state (its list may grow: lambda call sites). */
+  void commitAll() {
+    List<Committable> list = commits;
+    for (int i = 0, n = list.size(); i < n; i++) {
+      list.get(i).commit();
+    }
+  }
+
   @Override
   boolean isLeaf() {
     return true;
