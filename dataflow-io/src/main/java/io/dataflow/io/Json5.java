@@ -61,6 +61,10 @@ public final class Json5 {
       JsonLocation loc = e.getLocation();
       int column = loc == null ? 1 : Math.max(1, loc.getColumnNr());
       throw new SyntaxError(withoutSourceDescription(e.getOriginalMessage()), column);
+    } catch (RuntimeException e) {
+      // The lenient number features can let a malformed number through as a
+      // NumberFormatException (found by fuzzing: the text "."); it is malformed JSON all the same.
+      throw new SyntaxError("malformed JSON: " + e.getMessage(), 1);
     }
     if (node == null || node.isMissingNode()) {
       throw new SyntaxError("expected a JSON object, found nothing", 1);
