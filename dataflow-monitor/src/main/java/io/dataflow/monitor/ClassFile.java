@@ -210,6 +210,29 @@ final class ClassFile {
   /** The bytecode of one method. */
   static final class Code {
     static final int ACONST_NULL = 0x01;
+    static final int LCONST_0 = 0x09;
+    static final int LCONST_1 = 0x0a;
+    static final int BIPUSH = 0x10;
+    static final int ILOAD = 0x15;
+    static final int LLOAD = 0x16;
+    static final int ISTORE = 0x36;
+    static final int LSTORE = 0x37;
+    static final int LAND = 0x7f;
+    static final int LOR = 0x81;
+    static final int LXOR = 0x83;
+    static final int LCMP = 0x94;
+    static final int DCMPL = 0x97;
+    static final int DCMPG = 0x98;
+    static final int IFEQ = 0x99;
+    static final int IFNE = 0x9a;
+    static final int IFLT = 0x9b;
+    static final int IFGE = 0x9c;
+    static final int IFGT = 0x9d;
+    static final int IFLE = 0x9e;
+    static final int IF_ICMPNE = 0xa0;
+    static final int GOTO = 0xa7;
+    static final int GETFIELD = 0xb4;
+    static final int PUTFIELD = 0xb5;
     static final int ALOAD_0 = 0x2a;
     static final int ALOAD_1 = 0x2b;
     static final int ALOAD_2 = 0x2c;
@@ -248,6 +271,62 @@ final class ClassFile {
       } else {
         op(LDC_W, cf.integer(v));
       }
+    }
+
+    /** A jump target; jumps to it before it is placed are patched when it is. */
+    static final class Label {
+      private int position = -1;
+      private final List<Integer> patches = new ArrayList<>();
+    }
+
+    /** A two-byte-offset jump ({@code goto}, {@code ifeq}, ...) to {@code target}. */
+    void jump(int opcode, Label target) {
+      int at = pc();
+      code.write(opcode);
+      if (target.position >= 0) {
+        int offset = target.position - at;
+        code.write(offset >> 8);
+        code.write(offset);
+      } else {
+        target.patches.add(at);
+        code.write(0);
+        code.write(0);
+      }
+    }
+
+    /** Places {@code label} here and patches the jumps already made to it. */
+    void place(Label label) {
+      label.position = pc();
+      if (!label.patches.isEmpty()) {
+        byte[] bytes = code.toByteArray();
+        for (int at : label.patches) {
+          int offset = label.position - at;
+          bytes[at + 1] = (byte) (offset >> 8);
+          bytes[at + 2] = (byte) offset;
+        }
+        code.reset();
+        code.write(bytes, 0, bytes.length);
+        label.patches.clear();
+      }
+    }
+
+    /** Loads or stores a local variable ({@code wide} beyond index 255). */
+    void local(int opcode, int index) {
+      if (index > 255) {
+        code.write(0xc4); // wide
+        code.write(opcode);
+        code.write(index >> 8);
+        code.write(index);
+        return;
+      }
+      code.write(opcode);
+      code.write(index);
+    }
+
+    /** Pushes a small int. */
+    void smallInt(int v) {
+      code.write(BIPUSH);
+      code.write(v);
     }
 
     /** {@code invokeinterface} of a method taking no arguments. */

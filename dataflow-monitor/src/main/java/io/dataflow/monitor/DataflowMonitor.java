@@ -406,6 +406,23 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   @Override
   public void evaluate(Row input, Row output) {
+    // The fast path is kept small so the JIT can inline the whole tick into the caller.
+    FusedStreams f = fused;
+    if (f != null && failure == null && !retired && input.width() == inputCells.length
+        && output.width() == outputCells.length) {
+      try {
+        f.run(input, output);
+      } catch (Throwable e) {
+        throw failed(e);
+      }
+      current = -1;
+      tick++;
+      return;
+    }
+    evaluateSlowly(input, output);
+  }
+
+  private void evaluateSlowly(Row input, Row output) {
     if (failure != null) {
       throw failure;
     }
@@ -447,16 +464,29 @@ public final class DataflowMonitor implements RevisionedMonitor {
         outputCells[j].copyTo(output, j);
       }
       tick++;
-    } catch (EvalError e) {
-      throw poison(error(e.stream() != null ? cellNamed(e.stream()) : cellAt(current),
-          e.getMessage()));
-    } catch (MonitorException e) {
-      throw poison(e);
-    } catch (RuntimeException | StackOverflowError e) {
+    } catch (Throwable e) {
+      throw failed(e);
+    }
+  }
+
+  /** Turns what a tick threw into the monitor's failure (poisoning it) and returns it. */
+  private RuntimeException failed(Throwable e) {
+    if (e instanceof EvalError ev) {
+      return poison(error(ev.stream() != null ? cellNamed(ev.stream()) : cellAt(current),
+          ev.getMessage()));
+    }
+    if (e instanceof MonitorException m) {
+      return poison(m);
+    }
+    if (e instanceof RuntimeException || e instanceof StackOverflowError) {
       MonitorException m = error(cellAt(current), "internal error: " + e);
       m.initCause(e);
-      throw poison(m);
+      return poison(m);
     }
+    if (e instanceof Error err) {
+      throw err; // OutOfMemoryError and friends are not the specification's fault
+    }
+    throw new IllegalStateException(e);
   }
 
   /** Fused code: records the stream whose evaluation failed, then rethrows. */

@@ -67,6 +67,9 @@ final class FusedCompiler {
       constant(c.root, constants, index);
       for (Node n : schedule) {
         constant(n, constants, index);
+        for (Node input : n.inputs()) {
+          constant(input, constants, index); // leaves are read directly by inline code
+        }
       }
     }
     if (constants.size() > MAX_CONSTANTS) {
@@ -215,19 +218,32 @@ final class FusedCompiler {
     return c;
   }
 
-  /** One stream: compute its nodes, copy the root into the cell, check, attribute failures. */
+  /** One stream: compute its nodes, store the root into the cell, check, attribute failures. */
   private static ClassFile.Code stream(ClassFile cf, String name, StreamCell cell,
       List<Node> schedule, boolean check, List<Object> constants, Map<Object, Integer> index) {
-    ClassFile.Code c = new ClassFile.Code();
+    Emitter e = new Emitter(cf, name, constants, index);
+    ClassFile.Code c = e.code;
     int start = c.pc();
     for (Node n : schedule) {
-      getConstant(c, cf, name, n, constants, index);
-      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(n), "compute", "()V"));
+      e.node(n);
     }
-    getConstant(c, cf, name, cell, constants, index);
-    getConstant(c, cf, name, cell.root, constants, index);
-    c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "set",
-        "(L" + NODE_PACKAGE + "Slot;)V"));
+    Val root = e.val(cell.root);
+    if (root instanceof Local l) {
+      // The root's value goes straight into the cell (nothing reads the root node's slot).
+      getConstant(c, cf, name, cell, constants, index);
+      c.local(ClassFile.Code.ILOAD, l.tag);
+      c.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      getConstant(c, cf, name, cell, constants, index);
+      c.local(ClassFile.Code.LLOAD, l.bits);
+      c.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      getConstant(c, cf, name, cell, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "clearRef", "()V"));
+    } else {
+      getConstant(c, cf, name, cell, constants, index);
+      getConstant(c, cf, name, cell.root, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "set",
+          "(L" + NODE_PACKAGE + "Slot;)V"));
+    }
     if (check) {
       getConstant(c, cf, name, constants.get(0), constants, index);
       getConstant(c, cf, name, cell, constants, index);
@@ -244,9 +260,239 @@ final class FusedCompiler {
     c.op(ClassFile.Code.ALOAD_0);
     c.op(ClassFile.Code.ATHROW);
     c.catchAll(start, end, handler);
-    c.maxStack = 2;
-    c.maxLocals = 1;
+    c.maxStack = 6;
+    c.maxLocals = e.nextLocal;
     return c;
+  }
+
+  private static final String SLOT = NODE_PACKAGE + "Slot";
+  private static final String TYPED = NODE_PACKAGE + "TypedNodes$TypedBinary";
+
+  /** Where a node's value of this tick is: in its own slot, or in two locals. */
+  private sealed interface Val permits Field, Local {}
+
+  /** The value is in the object's slot (a cell, a constant, a node that computed itself). */
+  private record Field(Object slot) implements Val {}
+
+  /** The value is in locals (a typed node computed inline); its slot is stale until stored. */
+  private record Local(Node node, int tag, int bits) implements Val {}
+
+  /**
+   * Emits one stream's nodes. Typed scalar operators ({@link TypedNodes}) run inline on their
+   * fast path (both operands present and of their static type): operands are read from slots
+   * or locals, the lifting memories are written, the result stays in locals. Anything else (and
+   * the slow path: absence, errors) calls the node's own {@code compute()}, after storing the
+   * local values of its operands into their slots.
+   */
+  private static final class Emitter {
+    final ClassFile cf;
+    final String name;
+    final List<Object> constants;
+    final Map<Object, Integer> index;
+    final ClassFile.Code code = new ClassFile.Code();
+    final Map<Node, Val> vals = new IdentityHashMap<>();
+    int nextLocal = 1; // local 0 holds a caught exception
+
+    Emitter(ClassFile cf, String name, List<Object> constants, Map<Object, Integer> index) {
+      this.cf = cf;
+      this.name = name;
+      this.constants = constants;
+      this.index = index;
+    }
+
+    Val val(Node n) {
+      Val v = vals.get(n);
+      return v != null ? v : new Field(n);
+    }
+
+    void get(Object o) {
+      getConstant(code, cf, name, o, constants, index);
+    }
+
+    void loadTag(Val v) {
+      if (v instanceof Local l) {
+        code.local(ClassFile.Code.ILOAD, l.tag());
+      } else {
+        get(((Field) v).slot());
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      }
+    }
+
+    void loadBits(Val v) {
+      if (v instanceof Local l) {
+        code.local(ClassFile.Code.LLOAD, l.bits());
+      } else {
+        get(((Field) v).slot());
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      }
+    }
+
+    /** Stores a local value into its node's slot, for code that reads slots. */
+    void materialize(Val v) {
+      if (v instanceof Local l) {
+        get(l.node());
+        code.local(ClassFile.Code.ILOAD, l.tag());
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        get(l.node());
+        code.local(ClassFile.Code.LLOAD, l.bits());
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      }
+    }
+
+    void node(Node n) {
+      if (n instanceof TypedNodes.TypedBinary t && fastPathKind(t) >= 0) {
+        typed(t);
+        return;
+      }
+      for (Node input : n.inputs()) {
+        materialize(val(input));
+      }
+      get(n);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(n), "compute", "()V"));
+    }
+
+    /** The operand kind of a typed node's fast path, or -1 for none. */
+    static int fastPathKind(TypedNodes.TypedBinary t) {
+      if (t instanceof TypedNodes.IntArith) {
+        return io.dataflow.core.Kind.INT;
+      }
+      if (t instanceof TypedNodes.BoolLogic) {
+        return io.dataflow.core.Kind.BOOL;
+      }
+      return t instanceof TypedNodes.NumCompare ? io.dataflow.core.Kind.FLOAT : -1;
+    }
+
+    private void typed(TypedNodes.TypedBinary t) {
+      Val l = val(t.left);
+      Val r = val(t.right);
+      int tagLocal = nextLocal++;
+      int bitsLocal = nextLocal;
+      nextLocal += 2;
+      ClassFile.Code.Label slow = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      int kind = fastPathKind(t);
+      if (t instanceof TypedNodes.NumCompare) {
+        // Both Int or both Float (the common cases); anything else takes the slow path.
+        ClassFile.Code.Label ints = new ClassFile.Code.Label();
+        loadTag(l);
+        code.smallInt(io.dataflow.core.Kind.INT);
+        code.jump(ClassFile.Code.IF_ICMPNE, ints);
+        loadTag(r);
+        code.smallInt(io.dataflow.core.Kind.INT);
+        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        holdBoth(t, l, r, io.dataflow.core.Kind.INT);
+        loadBits(l);
+        loadBits(r);
+        code.op(ClassFile.Code.LCMP);
+        compareResult(t.op, tagLocal, bitsLocal, done);
+        code.place(ints);
+        loadTag(l);
+        code.smallInt(io.dataflow.core.Kind.FLOAT);
+        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        loadTag(r);
+        code.smallInt(io.dataflow.core.Kind.FLOAT);
+        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        holdBoth(t, l, r, io.dataflow.core.Kind.FLOAT);
+        loadDouble(l);
+        loadDouble(r);
+        // NaN compares false: dcmpg for < and <=, dcmpl for > and >=
+        code.op(t.op == Ast.BinOp.LT || t.op == Ast.BinOp.LE ? ClassFile.Code.DCMPG
+            : ClassFile.Code.DCMPL);
+        compareResult(t.op, tagLocal, bitsLocal, done);
+      } else {
+        loadTag(l);
+        code.smallInt(kind);
+        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        loadTag(r);
+        code.smallInt(kind);
+        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        holdBoth(t, l, r, kind);
+        loadBits(l);
+        if (t.op == Ast.BinOp.IMPLIES) {
+          code.op(ClassFile.Code.LCONST_1); // !a on 0/1 bits
+          code.op(ClassFile.Code.LXOR);
+        }
+        loadBits(r);
+        if (t instanceof TypedNodes.IntArith) {
+          String op = switch (t.op) {
+            case ADD -> "addInt";
+            case SUB -> "subInt";
+            case MUL -> "mulInt";
+            case DIV -> "div";
+            default -> "mod";
+          };
+          code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(NODE_PACKAGE + "Ops", op,
+              "(JJ)J"));
+        } else if (t.op == Ast.BinOp.AND) {
+          code.op(ClassFile.Code.LAND);
+        } else { // OR, and IMPLIES as !a || b
+          code.op(ClassFile.Code.LOR);
+        }
+        code.local(ClassFile.Code.LSTORE, bitsLocal);
+        code.smallInt(t instanceof TypedNodes.IntArith ? io.dataflow.core.Kind.INT
+            : io.dataflow.core.Kind.BOOL);
+        code.local(ClassFile.Code.ISTORE, tagLocal);
+        code.jump(ClassFile.Code.GOTO, done);
+      }
+      code.place(slow);
+      materialize(l);
+      materialize(r);
+      get(t);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(t), "compute", "()V"));
+      get(t);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      get(t);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+      code.place(done);
+      vals.put(t, new Local(t, tagLocal, bitsLocal));
+    }
+
+    /** Both operands are present: remember them as the lifting memories. */
+    private void holdBoth(TypedNodes.TypedBinary t, Val l, Val r, int kind) {
+      get(t);
+      code.smallInt(kind);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldLeftTag", "B"));
+      get(t);
+      loadBits(l);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldLeft", "J"));
+      get(t);
+      code.smallInt(kind);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldRightTag", "B"));
+      get(t);
+      loadBits(r);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldRight", "J"));
+    }
+
+    private void loadDouble(Val v) {
+      loadBits(v);
+      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Double", "longBitsToDouble",
+          "(J)D"));
+    }
+
+    /** With a comparison result (-1, 0, 1) on the stack: a Bool into the locals. */
+    private void compareResult(Ast.BinOp op, int tagLocal, int bitsLocal,
+        ClassFile.Code.Label done) {
+      int whenTrue = switch (op) {
+        case LT -> ClassFile.Code.IFLT;
+        case LE -> ClassFile.Code.IFLE;
+        case GT -> ClassFile.Code.IFGT;
+        default -> ClassFile.Code.IFGE;
+      };
+      ClassFile.Code.Label yes = new ClassFile.Code.Label();
+      ClassFile.Code.Label stored = new ClassFile.Code.Label();
+      code.jump(whenTrue, yes);
+      code.op(ClassFile.Code.LCONST_0);
+      code.jump(ClassFile.Code.GOTO, stored);
+      code.place(yes);
+      code.op(ClassFile.Code.LCONST_1);
+      code.place(stored);
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+      code.smallInt(io.dataflow.core.Kind.BOOL);
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      code.jump(ClassFile.Code.GOTO, done);
+    }
   }
 
   private static void getConstant(ClassFile.Code c, ClassFile cf, String name, Object o,

@@ -27,10 +27,10 @@ final class TypedNodes {
     final boolean leftLeaf;
     final boolean rightLeaf;
     final BinOp op;
-    private byte heldLeftTag;
-    private long heldLeft;
-    private byte heldRightTag;
-    private long heldRight;
+    byte heldLeftTag;
+    long heldLeft;
+    byte heldRightTag;
+    long heldRight;
     /** This tick's lifted operands (set by {@link #lift()}). */
     byte lt;
     byte rt;
