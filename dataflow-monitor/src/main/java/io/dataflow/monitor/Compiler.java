@@ -35,6 +35,19 @@ final class Compiler {
     return false;
   }
 
+  /** True when {@code e} contains a lambda. */
+  static boolean containsLambda(Expr e) {
+    if (e instanceof Ast.Lambda) {
+      return true;
+    }
+    for (Expr c : children(e)) {
+      if (containsLambda(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** True when evaluating {@code e} may instantiate lambda bodies lazily. */
   static boolean containsCallSite(Expr e) {
     if (e instanceof Ast.Apply || (e instanceof Ast.Call c && c.function().startsWith("List.")

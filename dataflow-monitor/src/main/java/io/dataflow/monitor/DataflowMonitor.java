@@ -7,7 +7,6 @@ import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.Value;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,9 +85,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final boolean hasDynamic;
   /** The generated evaluator of the streams, or null to interpret them. */
   private final FusedStreams fused;
+  private final boolean fusedBodies;
 
   // On-demand evaluation for dynamic bodies (owner thread only).
-  private final ArrayDeque<StreamCell> evaluating = new ArrayDeque<>();
+  /** The streams being evaluated, innermost last (a dynamic body can nest them). */
+  private final StreamCell[] evaluating;
+  private int depth;
 
   private long tick;
   /** The index of the stream being evaluated, or -1 (a primitive: no GC barrier per store). */
@@ -111,6 +113,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     int n = program.streams().size();
     this.tick = options.firstTick();
     this.cells = new StreamCell[n];
+    this.evaluating = new StreamCell[n];
     this.checkedTypes = new TypeCheck.Compiled[n];
     this.hasDynamic = program.hasDynamic;
     boolean[] keepState = new boolean[n];
@@ -142,9 +145,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     this.inputCells = pick(program.inputIndex);
     this.outputCells = pick(program.outputIndex);
-    // Only an output of unknown static type can end up holding a function value.
-    this.untypedOutputs = java.util.Arrays.stream(outputCells)
-        .filter(c -> program.streamTypes[c.index].isAny()).toArray(StreamCell[]::new);
+    // Only an output of unknown static type in a program with lambdas can hold a function.
+    this.untypedOutputs = !program.hasLambda ? new StreamCell[0]
+        : java.util.Arrays.stream(outputCells)
+            .filter(c -> program.streamTypes[c.index].isAny()).toArray(StreamCell[]::new);
     for (StreamCell c : order) {
       if (keepState[c.index] && c.root != null) {
         if (report != null) {
@@ -173,9 +177,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
     for (int i = 0; i < n; i++) {
       checked[i] = checkedTypes[i] != null;
     }
-    this.fused = options.fused() && !hasDynamic
+    this.fusedBodies = options.fused();
+    this.fused = options.fused()
         ? FusedCompiler.compile(this, order, checked, inputCells, checkedTypes, outputCells,
-            ringCells, committing) : null;
+            ringCells, committing, hasDynamic) : null;
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */
@@ -498,6 +503,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
     return index < 0 ? null : cells[index];
   }
 
+  /** Whether dynamic bodies that stay active get generated code (the fused option). */
+  boolean fusedBodies() {
+    return fusedBodies;
+  }
+
   /** True when the streams run as generated code (for tests and diagnostics). */
   boolean isFused() {
     return fused != null;
@@ -610,14 +620,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   /** Evaluates a computed stream now unless it already was this tick (dynamic bodies). */
   void ensureEvaluated(StreamCell c) {
-    if (c.evaluatedAt == tick || c.root == null) {
+    if (c.root == null || !enter(c)) {
       return;
     }
-    if (c.inProgress) {
-      throw new EvalError(cycleMessage(c));
-    }
-    c.inProgress = true;
-    evaluating.push(c);
     int outer = current;
     current = c.index;
     try {
@@ -627,26 +632,63 @@ public final class DataflowMonitor implements RevisionedMonitor {
       if (checkedTypes[c.index] != null) {
         checkType(c);
       }
-      c.evaluatedAt = tick;
     } catch (EvalError e) {
       // An if may swallow this error (unselected branch); a later error must then name the
       // stream really being evaluated, so 'current' goes back and the error names its own.
       // Any other failure ends the tick and leaves 'current' naming the failing stream.
       current = outer;
+      abandon(c);
       throw e.raisedIn(c.name);
-    } finally {
-      c.inProgress = false;
-      evaluating.pop();
+    } catch (RuntimeException | Error e) {
+      abandon(c);
+      throw e;
     }
+    leave(c);
     current = outer;
+  }
+
+  /**
+   * Starts evaluating a computed stream this tick (interpreter and fused code alike): false
+   * when it already was, a dynamic cycle error when it is in progress.
+   */
+  boolean enter(StreamCell c) {
+    if (c.evaluatedAt == tick) {
+      return false;
+    }
+    if (c.inProgress) {
+      throw new EvalError(cycleMessage(c));
+    }
+    c.inProgress = true;
+    evaluating[depth++] = c;
+    return true;
+  }
+
+  /** Ends a stream's evaluation this tick. */
+  void leave(StreamCell c) {
+    c.inProgress = false;
+    depth--;
+    c.evaluatedAt = tick;
+  }
+
+  private void abandon(StreamCell c) {
+    c.inProgress = false;
+    depth--;
+  }
+
+  /** Dynamic programs: remembers each stream's last non-NoVal value of the run. */
+  void commitLastPresent() {
+    for (StreamCell c : cells) {
+      if (c.tag != Kind.NOVAL) {
+        c.lastPresent.set(c);
+      }
+    }
   }
 
   private String cycleMessage(StreamCell c) {
     List<String> path = new ArrayList<>();
     boolean on = false;
-    var it = evaluating.descendingIterator();
-    while (it.hasNext()) {
-      StreamCell v = it.next();
+    for (int i = 0; i < depth; i++) {
+      StreamCell v = evaluating[i];
       if (v == c) {
         on = true;
       }
@@ -669,11 +711,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       }
     }
     if (hasDynamic) {
-      for (StreamCell c : cells) {
-        if (c.tag != Kind.NOVAL) {
-          c.lastPresent.set(c);
-        }
-      }
+      commitLastPresent();
     }
   }
 

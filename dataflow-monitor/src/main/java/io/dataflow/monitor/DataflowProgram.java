@@ -65,6 +65,8 @@ public final class DataflowProgram {
   final int[] inputIndex;
   final int[] outputIndex;
   final boolean hasDynamic;
+  /** Whether any expression is a lambda (so function values can exist at run time). */
+  final boolean hasLambda;
 
   DataflowProgram(String name, String source, TypingMode typingMode, Checker.Result checked,
       Map<Expr, Type> types, boolean[] needsCheck, boolean hasDynamic) {
@@ -75,6 +77,8 @@ public final class DataflowProgram {
     this.types = types;
     this.needsCheck = needsCheck;
     this.hasDynamic = hasDynamic;
+    this.hasLambda = checked.streams().stream().anyMatch(st -> st.equation() != null
+        && Compiler.containsLambda(st.equation().expr()));
     int n = checked.streams().size();
     this.streamTypes = new Type[n];
     List<StreamDefinition> defs = new ArrayList<>(n);

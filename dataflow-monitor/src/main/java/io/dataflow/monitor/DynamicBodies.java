@@ -164,9 +164,14 @@ final class DynamicBodies {
 
   /** A live body: its nodes, its own history rings and its operator state. */
   final class Instance implements Committable {
+    /** Ticks a body runs interpreted before it gets generated code (texts that churn never). */
+    static final int FUSE_AFTER = 256;
+
     final Template template;
     final Node root;
     private final List<Committable> commits = new ArrayList<>();
+    private FusedStreams.Body fused;
+    private int ticks;
 
     Instance(Template template) {
       this.template = template;
@@ -182,10 +187,24 @@ final class DynamicBodies {
       this.root = builder.build(template.expr(), NodeBuilder.Locals.NONE);
     }
 
+    /** Evaluates the body once; a body that stays active gets generated code. */
+    void eval() {
+      FusedStreams.Body f = fused;
+      if (f != null) {
+        f.run();
+        return;
+      }
+      root.eval();
+      if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
+        fused = FusedCompiler.compileBody(root);
+      }
+    }
+
     @Override
     public void commit() {
-      for (int i = 0, n = commits.size(); i < n; i++) {
-        commits.get(i).commit();
+      List<Committable> list = commits;
+      for (int i = 0, n = list.size(); i < n; i++) {
+        list.get(i).commit();
       }
     }
   }
@@ -230,7 +249,9 @@ final class DynamicBodies {
 
     @Override
     void eval() {
-      cell.owner.ensureEvaluated(cell);
+      if (cell.root != null) {
+        cell.owner.ensureEvaluated(cell); // an input needs no evaluation
+      }
       set(cell.tag == io.dataflow.core.Kind.NOVAL ? cell.lastPresent : cell);
     }
   }

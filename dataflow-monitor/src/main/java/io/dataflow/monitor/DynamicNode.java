@@ -26,6 +26,9 @@ final class DynamicNode extends Node implements Committable {
   /** Computed once: after a transfer the node outlives the program it was built from. */
   private final Type expected;
   private DynamicBodies.Instance active;
+  /** The string object last seen to hold the active text (identity shortcut). */
+  private Object activeTextRef;
+  private final boolean sourceLeaf;
   private boolean sealed;
 
   DynamicNode(Ast.Dynamic syntax, Node source, StreamCell owner) {
@@ -34,6 +37,7 @@ final class DynamicNode extends Node implements Committable {
     this.owner = owner;
     this.scope = syntax.scope() == null ? null : new HashSet<>(syntax.scope());
     this.expected = computeExpectedType();
+    this.sourceLeaf = source.isLeaf();
   }
 
   String kindWord() {
@@ -64,7 +68,9 @@ final class DynamicNode extends Node implements Committable {
 
   @Override
   void eval() {
-    source.eval();
+    if (!sourceLeaf) {
+      source.eval();
+    }
     Slot src = Slot.lift(source, heldSource);
     if (!(sealed && active != null)) {
       if (src.tag == Kind.NOVAL || src.tag == Kind.DEFERRED) {
@@ -76,12 +82,16 @@ final class DynamicNode extends Node implements Committable {
       } else if (src.tag != Kind.STR) {
         throw new EvalError("the source of " + kindWord() + " must be a Str, got "
             + Kind.name(src.tag));
-      } else if (active == null || !src.ref.equals(active.template.text())) {
-        install((String) src.ref);
+      } else if (src.ref != activeTextRef) {
+        // A new string object: compare the text (the same object needs no comparison).
+        if (active == null || !src.ref.equals(active.template.text())) {
+          install((String) src.ref);
+        }
+        activeTextRef = src.ref;
       }
     }
     Node body = active.root;
-    body.eval();
+    active.eval();
     if (!sealed && src.tag == Kind.DEFERRED) {
       setDeferred();
       last.setDeferred();

@@ -36,9 +36,9 @@ final class FusedCompiler {
    */
   static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked,
       StreamCell[] inputs, TypeCheck.Compiled[] inputChecks, StreamCell[] outputs,
-      StreamCell[] ringCells, StreamCell[] committing) {
+      StreamCell[] ringCells, StreamCell[] committing, boolean dynamic) {
     Tick tick = new Tick(order, checked, inputs, inputChecks, outputs, ringCells, committing,
-        monitor.untypedOutputs().length > 0);
+        monitor.untypedOutputs().length > 0, dynamic);
     List<Object> constants = new ArrayList<>();
     Map<Object, Integer> index = new IdentityHashMap<>();
     constant(monitor, constants, index);
@@ -89,6 +89,65 @@ final class FusedCompiler {
     }
   }
 
+  /**
+   * Straight-line code for one subtree (a dynamic property's body): computes its nodes and
+   * leaves the value in the root node's slot. Null when the JVM refuses the class.
+   */
+  static FusedStreams.Body compileBody(Node root) {
+    List<Object> constants = new ArrayList<>();
+    Map<Object, Integer> index = new IdentityHashMap<>();
+    List<Node> schedule = new ArrayList<>();
+    postOrder(root, schedule);
+    constant(root, constants, index);
+    for (Node n : schedule) {
+      constant(n, constants, index);
+      for (Node input : n.inputs()) {
+        constant(input, constants, index);
+      }
+    }
+    if (constants.size() > MAX_CONSTANTS) {
+      return null;
+    }
+    try {
+      String name = NODE_PACKAGE + "FusedStreams$GeneratedBody";
+      ClassFile cf = new ClassFile(name, "java/lang/Object", NODE_PACKAGE + "FusedStreams$Body");
+      for (int i = 0; i < constants.size(); i++) {
+        cf.field(ClassFile.ACC_STATIC | ClassFile.ACC_FINAL, fieldName(i),
+            descriptor(constants.get(i)));
+      }
+      cf.method(ClassFile.ACC_STATIC, "<clinit>", "()V", staticInit(cf, name, constants));
+      cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", constructor(cf));
+      Emitter e = new Emitter(cf, name, constants, index);
+      for (Node n : schedule) {
+        e.node(n);
+      }
+      e.materialize(e.val(root));
+      e.code.op(ClassFile.Code.RETURN);
+      e.code.maxStack = 6;
+      e.code.maxLocals = e.nextLocal;
+      cf.method(ClassFile.ACC_PUBLIC, "run", "()V", e.code);
+      MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
+          cf.toBytes(), constants.toArray(), true);
+      return (FusedStreams.Body) lookup.findConstructor(lookup.lookupClass(),
+          MethodType.methodType(void.class)).invoke();
+    } catch (Throwable e) {
+      if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
+        e.printStackTrace();
+      }
+      return null;
+    }
+  }
+
+  private static ClassFile.Code constructor(ClassFile cf) {
+    ClassFile.Code init = new ClassFile.Code();
+    init.op(ClassFile.Code.ALOAD_0);
+    init.op(ClassFile.Code.INVOKESPECIAL, cf.methodRef("java/lang/Object", "<init>", "()V"));
+    init.op(ClassFile.Code.RETURN);
+    init.maxStack = 1;
+    init.maxLocals = 1;
+    return init;
+  }
+
   private static void constant(Object o, List<Object> constants, Map<Object, Integer> index) {
     if (!index.containsKey(o)) {
       index.put(o, constants.size());
@@ -122,7 +181,7 @@ final class FusedCompiler {
   /** What one tick does besides the streams: inputs, checks, commit, outputs. */
   private record Tick(StreamCell[] order, boolean[] checked, StreamCell[] inputs,
       TypeCheck.Compiled[] inputChecks, StreamCell[] outputs, StreamCell[] ringCells,
-      StreamCell[] committing, boolean checkOutputs) {}
+      StreamCell[] committing, boolean checkOutputs, boolean dynamic) {}
 
   private static byte[] generate(Tick tick, List<List<Node>> schedules,
       List<Object> constants, Map<Object, Integer> index) {
@@ -134,13 +193,7 @@ final class FusedCompiler {
           descriptor(constants.get(i)));
     }
     cf.method(ClassFile.ACC_STATIC, "<clinit>", "()V", staticInit(cf, name, constants));
-    ClassFile.Code init = new ClassFile.Code();
-    init.op(ClassFile.Code.ALOAD_0);
-    init.op(ClassFile.Code.INVOKESPECIAL, cf.methodRef("java/lang/Object", "<init>", "()V"));
-    init.op(ClassFile.Code.RETURN);
-    init.maxStack = 1;
-    init.maxLocals = 1;
-    cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", init);
+    cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", constructor(cf));
     ClassFile.Code run = new ClassFile.Code();
     Object monitor = constants.get(0);
     String row = "Lio/dataflow/core/Row;";
@@ -162,7 +215,7 @@ final class FusedCompiler {
     for (int s = 0; s < order.length; s++) {
       cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
           stream(cf, name, order[s], schedules.get(s), tick.checked()[order[s].index],
-              constants, index));
+              tick.dynamic(), constants, index));
       run.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(name, "s" + s, "()V"));
     }
     if (tick.checkOutputs()) {
@@ -178,6 +231,10 @@ final class FusedCompiler {
     for (StreamCell c : tick.committing()) {
       getConstant(run, cf, name, c, constants, index);
       run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
+    }
+    if (tick.dynamic()) {
+      getConstant(run, cf, name, monitor, constants, index);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "commitLastPresent", "()V"));
     }
     for (int j = 0; j < tick.outputs().length; j++) {
       getConstant(run, cf, name, tick.outputs()[j], constants, index);
@@ -220,10 +277,19 @@ final class FusedCompiler {
 
   /** One stream: compute its nodes, store the root into the cell, check, attribute failures. */
   private static ClassFile.Code stream(ClassFile cf, String name, StreamCell cell,
-      List<Node> schedule, boolean check, List<Object> constants, Map<Object, Integer> index) {
+      List<Node> schedule, boolean check, boolean dynamic, List<Object> constants,
+      Map<Object, Integer> index) {
     Emitter e = new Emitter(cf, name, constants, index);
     ClassFile.Code c = e.code;
+    ClassFile.Code.Label skip = new ClassFile.Code.Label();
     int start = c.pc();
+    if (dynamic) {
+      // A dynamic body may have evaluated this stream already this tick (order repair).
+      getConstant(c, cf, name, constants.get(0), constants, index);
+      getConstant(c, cf, name, cell, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "enter", "(L" + CELL + ";)Z"));
+      c.jump(ClassFile.Code.IFEQ, skip);
+    }
     for (Node n : schedule) {
       e.node(n);
     }
@@ -250,7 +316,13 @@ final class FusedCompiler {
       c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "checkType",
           "(L" + CELL + ";)V"));
     }
+    if (dynamic) {
+      getConstant(c, cf, name, constants.get(0), constants, index);
+      getConstant(c, cf, name, cell, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "leave", "(L" + CELL + ";)V"));
+    }
     int end = c.pc();
+    c.place(skip);
     c.op(ClassFile.Code.RETURN);
     int handler = c.pc();
     c.op(ClassFile.Code.ASTORE_0);

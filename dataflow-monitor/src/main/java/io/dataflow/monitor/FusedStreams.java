@@ -10,4 +10,10 @@ package io.dataflow.monitor;
 interface FusedStreams {
   /** Evaluates one tick from {@code in} into {@code out} (the tick counter is the caller's). */
   void run(io.dataflow.core.Row in, io.dataflow.core.Row out);
+
+  /** A dynamic property's body as generated code: computes the body into its root's slot. */
+  interface Body {
+    /** Evaluates the body once. */
+    void run();
+  }
 }
