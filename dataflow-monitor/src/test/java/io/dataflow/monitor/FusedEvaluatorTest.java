@@ -55,6 +55,32 @@ class FusedEvaluatorTest {
   }
 
   @Test
+  void longLivedDynamicBodiesGetGeneratedCodeThatAgreesWithTheInterpreter() {
+    String spec = "in x: Int\nin y: Int\nin e\nout z = dynamic(e)\n"
+        + "out w = defer(e)\naux s = default(s[1], 0) + x";
+    DataflowProgram p = DataflowProgram.compile("d.dsrv", spec);
+    DataflowMonitor fused = DataflowMonitor.create(p, FUSED);
+    DataflowMonitor plain = DataflowMonitor.create(p, FUSED.withFused(false));
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+    String[] texts = {"x + y * 2", "default(x[1], 0) - y", "s % 1000 + x", "x > y"};
+    for (int t = 0; t < 3 * DynamicBodies.Instance.FUSE_AFTER; t++) {
+      Map<String, Value> in = new java.util.HashMap<>();
+      if (rnd.nextInt(5) > 0) {
+        in.put("x", Value.of(rnd.nextInt(100)));
+      }
+      if (rnd.nextInt(5) > 0) {
+        in.put("y", Value.of(rnd.nextInt(100)));
+      }
+      if (t % DynamicBodies.Instance.FUSE_AFTER == 0) {
+        in.put("e", Value.of(texts[(t / DynamicBodies.Instance.FUSE_AFTER) % texts.length]));
+      } else if (rnd.nextInt(50) == 0) {
+        in.put("e", Value.DEFERRED);
+      }
+      assertThat(fused.evaluate(in)).as("tick %d", t).isEqualTo(plain.evaluate(in));
+    }
+  }
+
+  @Test
   void aFailureInGeneratedCodeNamesItsStreamAndPoisonsTheMonitor() {
     DataflowMonitor m = fused("in x: Int\nout ok = x + 1\nout q = 10 / x\nout after = x * 2");
     m.evaluate(Map.of("x", Value.of(5)));
