@@ -43,18 +43,18 @@ final class ClassFile {
 
   // ---- constant pool
 
-  private int add(String key, byte[] entry) {
+  private int add(String key, Writer entry) {
     Integer i = poolIndex.get(key);
     if (i != null) {
       return i;
     }
-    pool.add(entry);
+    pool.add(bytes(entry));
     poolIndex.put(key, pool.size());
     return pool.size();
   }
 
   private static byte[] bytes(Writer w) {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    ByteArrayOutputStream b = new ByteArrayOutputStream(16);
     try {
       w.write(new DataOutputStream(b));
     } catch (IOException e) {
@@ -68,43 +68,43 @@ final class ClassFile {
   }
 
   int utf8(String s) {
-    return add("U" + s, bytes(d -> {
+    return add("U" + s, d -> {
       d.writeByte(1);
       d.writeUTF(s);
-    }));
+    });
   }
 
   int classRef(String internalName) {
     int u = utf8(internalName);
-    return add("C" + internalName, bytes(d -> {
+    return add("C" + internalName, d -> {
       d.writeByte(7);
       d.writeShort(u);
-    }));
+    });
   }
 
   int string(String s) {
     int u = utf8(s);
-    return add("S" + s, bytes(d -> {
+    return add("S" + s, d -> {
       d.writeByte(8);
       d.writeShort(u);
-    }));
+    });
   }
 
   int integer(int v) {
-    return add("I" + v, bytes(d -> {
+    return add("I" + v, d -> {
       d.writeByte(3);
       d.writeInt(v);
-    }));
+    });
   }
 
   private int nameAndType(String name, String desc) {
     int n = utf8(name);
     int t = utf8(desc);
-    return add("N" + name + ":" + desc, bytes(d -> {
+    return add("N" + name + ":" + desc, d -> {
       d.writeByte(12);
       d.writeShort(n);
       d.writeShort(t);
-    }));
+    });
   }
 
   int fieldRef(String owner, String name, String desc) {
@@ -120,13 +120,30 @@ final class ClassFile {
   }
 
   private int memberRef(int tag, String owner, String name, String desc) {
+    String key = tag + owner + "." + name + ":" + desc;
+    Integer known = poolIndex.get(key);
+    if (known != null) {
+      return known;
+    }
     int c = classRef(owner);
     int nt = nameAndType(name, desc);
-    return add(tag + owner + "." + name + ":" + desc, bytes(d -> {
+    return add(key, d -> {
       d.writeByte(tag);
       d.writeShort(c);
       d.writeShort(nt);
-    }));
+    });
+  }
+
+  private final Map<Integer, Integer> constantFields = new HashMap<>();
+
+  /** The field reference of generated constant {@code i}, made once. */
+  int constantField(int i, java.util.function.IntSupplier make) {
+    Integer ref = constantFields.get(i);
+    if (ref == null) {
+      ref = make.getAsInt();
+      constantFields.put(i, ref);
+    }
+    return ref;
   }
 
   // ---- members

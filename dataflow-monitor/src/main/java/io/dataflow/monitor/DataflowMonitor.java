@@ -40,14 +40,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
    *
    * @param dynamicCacheSize how many compiled dynamic-property bodies are cached by text
    * @param firstTick the number of the first tick (a replacement monitor continues the count)
-   * @param fused whether to generate straight-line code for the streams (the default, unless
-   *     the system property {@code dataflow.monitor.fused} is {@code false}); the interpreter
-   *     runs programs with dynamic properties, and any program when this is off
+   * @param fusion when the monitor switches from interpreting its nodes to straight-line code
+   *     generated for them ({@link Fusion}); the system property
+   *     {@code dataflow.monitor.fused} ({@code false}, {@code eager}) changes the default
    */
-  public record Options(int dynamicCacheSize, long firstTick, boolean fused) {
-    /** The defaults: a cache of 256 bodies, ticks from 0, fused evaluation. */
-    public static final Options DEFAULT = new Options(256, 0,
-        !"false".equals(System.getProperty("dataflow.monitor.fused")));
+  public record Options(int dynamicCacheSize, long firstTick, Fusion fusion) {
+    /** The defaults: a cache of 256 bodies, ticks from 0, fusion in the background. */
+    public static final Options DEFAULT = new Options(256, 0, Fusion.fromProperty(
+        System.getProperty("dataflow.monitor.fused")));
 
     /** Validates the options. */
     public Options {
@@ -58,16 +58,49 @@ public final class DataflowMonitor implements RevisionedMonitor {
       if (firstTick < 0) {
         throw new IllegalArgumentException("firstTick must not be negative: " + firstTick);
       }
+      Objects.requireNonNull(fusion, "fusion");
     }
 
     /** These options with another first tick. */
     public Options withFirstTick(long tick) {
-      return new Options(dynamicCacheSize, tick, fused);
+      return new Options(dynamicCacheSize, tick, fusion);
     }
 
-    /** These options with fused evaluation on or off. */
-    public Options withFused(boolean value) {
+    /** These options with another fusion mode. */
+    public Options withFusion(Fusion value) {
       return new Options(dynamicCacheSize, firstTick, value);
+    }
+
+    /** These options with generated code from the start ({@code true}) or never. */
+    public Options withFused(boolean value) {
+      return withFusion(value ? Fusion.EAGER : Fusion.OFF);
+    }
+  }
+
+  /**
+   * When a monitor gets straight-line code generated for its nodes. The nodes keep all state
+   * and semantics either way, so the switch is invisible except in speed.
+   */
+  public enum Fusion {
+    /** Always interpret (for debugging; the reference the generated code is tested against). */
+    OFF,
+    /** Generate the code when the monitor is created (costs milliseconds for big programs). */
+    EAGER,
+    /**
+     * Interpret first; after {@link #BACKGROUND_AFTER_TICKS} ticks, generate the code on a
+     * background thread and switch to it at a tick boundary (the default: creating a monitor
+     * and a reconfiguration stay fast; long runs get the fast path).
+     */
+    BACKGROUND;
+
+    /** The ticks a monitor runs interpreted before its code is generated in the background. */
+    public static final int BACKGROUND_AFTER_TICKS = 1024;
+
+    static Fusion fromProperty(String value) {
+      if ("false".equals(value) || "off".equals(value)) {
+        return OFF;
+      }
+      return "eager".equals(value) || "true".equals(value) ? EAGER : BACKGROUND;
     }
   }
 
@@ -83,9 +116,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final StreamCell[] committing;
   private final TypeCheck.Compiled[] checkedTypes;
   private final boolean hasDynamic;
-  /** The generated evaluator of the streams, or null to interpret them. */
-  private final FusedStreams fused;
-  private final boolean fusedBodies;
+  /** The generated evaluator of the tick, or null to interpret it (owner thread). */
+  private FusedStreams fused;
+  /** Generated on a background thread, installed by the owner at a tick boundary. */
+  private volatile FusedStreams pendingFused;
+  private final Fusion fusion;
+  private final long firstTick;
+  private boolean fusionRequested;
+  private final boolean[] checkedStreams;
 
   // On-demand evaluation for dynamic bodies (owner thread only).
   /** The streams being evaluated, innermost last (a dynamic body can nest them). */
@@ -112,6 +150,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     this.program = program;
     int n = program.streams().size();
     this.tick = options.firstTick();
+    this.firstTick = options.firstTick();
     this.cells = new StreamCell[n];
     this.evaluating = new StreamCell[n];
     this.checkedTypes = new TypeCheck.Compiled[n];
@@ -177,10 +216,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
     for (int i = 0; i < n; i++) {
       checked[i] = checkedTypes[i] != null;
     }
-    this.fusedBodies = options.fused();
-    this.fused = options.fused()
-        ? FusedCompiler.compile(this, order, checked, inputCells, checkedTypes, outputCells,
-            ringCells, committing, hasDynamic) : null;
+    this.checkedStreams = checked;
+    this.fusion = options.fusion();
+    this.fused = fusion == Fusion.EAGER ? generate() : null;
+    this.fusionRequested = fusion != Fusion.BACKGROUND;
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */
@@ -427,7 +466,25 @@ public final class DataflowMonitor implements RevisionedMonitor {
     evaluateSlowly(input, output);
   }
 
+  private FusedStreams generate() {
+    return FusedCompiler.compile(this, order, checkedStreams, inputCells, checkedTypes,
+        outputCells, ringCells, committing, hasDynamic);
+  }
+
+  /** Background fusion: asks for the code once the monitor proved long-lived. */
+  private void maybeRequestFusion() {
+    if (!fusionRequested && tick - firstTick >= Fusion.BACKGROUND_AFTER_TICKS) {
+      fusionRequested = true;
+      FusedCompiler.inBackground(() -> pendingFused = generate());
+    }
+  }
+
   private void evaluateSlowly(Row input, Row output) {
+    FusedStreams pending = pendingFused;
+    if (pending != null && fused == null && !retired) {
+      fused = pending; // the switch happens between two ticks, on the owner thread
+      pendingFused = null;
+    }
     if (failure != null) {
       throw failure;
     }
@@ -472,6 +529,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     } catch (Throwable e) {
       throw failed(e);
     }
+    maybeRequestFusion();
   }
 
   /** Turns what a tick threw into the monitor's failure (poisoning it) and returns it. */
@@ -503,9 +561,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
     return index < 0 ? null : cells[index];
   }
 
-  /** Whether dynamic bodies that stay active get generated code (the fused option). */
+  /** Whether dynamic bodies that stay active get generated code. */
   boolean fusedBodies() {
-    return fusedBodies;
+    return fusion != Fusion.OFF;
+  }
+
+  /** Whether generated code is made on the caller's thread (eager) or in the background. */
+  boolean fusesEagerly() {
+    return fusion == Fusion.EAGER;
   }
 
   /** True when the streams run as generated code (for tests and diagnostics). */

@@ -171,6 +171,7 @@ final class DynamicBodies {
     final Node root;
     private final List<Committable> commits = new ArrayList<>();
     private FusedStreams.Body fused;
+    private volatile FusedStreams.Body pending;
     private int ticks;
 
     Instance(Template template) {
@@ -194,9 +195,18 @@ final class DynamicBodies {
         f.run();
         return;
       }
+      if (pending != null) {
+        fused = pending; // generated in the background; switch between two evaluations
+        fused.run();
+        return;
+      }
       root.eval();
       if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
-        fused = FusedCompiler.compileBody(root);
+        if (monitor.fusesEagerly()) {
+          fused = FusedCompiler.compileBody(root);
+        } else {
+          FusedCompiler.inBackground(() -> pending = FusedCompiler.compileBody(root));
+        }
       }
     }
 

@@ -1,7 +1,6 @@
 package io.dataflow.monitor;
 
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -29,6 +28,20 @@ final class FusedCompiler {
   private static final String CELL = NODE_PACKAGE + "StreamCell";
 
   private FusedCompiler() {}
+
+  /** One daemon thread generates code for every monitor of the JVM, off their owner threads. */
+  private static final java.util.concurrent.ExecutorService BACKGROUND =
+      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "dataflow-fusion");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        return t;
+      });
+
+  /** Runs a code generation on the background thread. */
+  static void inBackground(Runnable task) {
+    BACKGROUND.execute(task);
+  }
 
   /**
    * The fused evaluator of {@code monitor}'s streams in {@code order}, or null when the program
@@ -79,8 +92,8 @@ final class FusedCompiler {
       byte[] bytes = generate(tick, schedules, constants, index);
       MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
           bytes, constants.toArray(), true);
-      return (FusedStreams) lookup.findConstructor(lookup.lookupClass(),
-          MethodType.methodType(void.class)).invoke();
+      // Reflection rather than a method handle: invoke() would spin an adapter per class.
+      return (FusedStreams) lookup.lookupClass().getDeclaredConstructor().newInstance();
     } catch (Throwable e) {
       if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
         e.printStackTrace();
@@ -128,8 +141,7 @@ final class FusedCompiler {
       cf.method(ClassFile.ACC_PUBLIC, "run", "()V", e.code);
       MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
           cf.toBytes(), constants.toArray(), true);
-      return (FusedStreams.Body) lookup.findConstructor(lookup.lookupClass(),
-          MethodType.methodType(void.class)).invoke();
+      return (FusedStreams.Body) lookup.lookupClass().getDeclaredConstructor().newInstance();
     } catch (Throwable e) {
       if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
         e.printStackTrace();
@@ -570,6 +582,8 @@ final class FusedCompiler {
   private static void getConstant(ClassFile.Code c, ClassFile cf, String name, Object o,
       List<Object> constants, Map<Object, Integer> index) {
     int i = index.get(o);
-    c.op(ClassFile.Code.GETSTATIC, cf.fieldRef(name, fieldName(i), descriptor(o)));
+    c.op(ClassFile.Code.GETSTATIC, cf.constantField(i, () -> cf.fieldRef(name, fieldName(i),
+        descriptor(o))));
   }
+
 }

@@ -81,6 +81,30 @@ class FusedEvaluatorTest {
   }
 
   @Test
+  void aLongLivedMonitorSwitchesToGeneratedCodeInTheBackgroundWithoutAVisibleSeam() {
+    DataflowProgram p = DataflowProgram.compile("b.dsrv",
+        "in x: Int\nout z = default(z[1], 0) + x\nout q = x > 50 && z > 100");
+    DataflowMonitor background = DataflowMonitor.create(p,
+        FUSED.withFusion(DataflowMonitor.Fusion.BACKGROUND));
+    DataflowMonitor plain = DataflowMonitor.create(p, FUSED.withFused(false));
+    assertThat(background.isFused()).isFalse();
+    long deadline = io.dataflow.core.SystemClock.INSTANCE.nanoTime() + 30_000_000_000L;
+    int t = 0;
+    int afterSwitch = 0;
+    while (afterSwitch < 100) {
+      Map<String, Value> in = t % 7 == 0 ? Map.of() : Map.of("x", Value.of(t % 100));
+      assertThat(background.evaluate(in)).as("tick %d", t).isEqualTo(plain.evaluate(in));
+      t++;
+      if (background.isFused()) {
+        afterSwitch++;
+      }
+      assertThat(io.dataflow.core.SystemClock.INSTANCE.nanoTime()).as("switched in time")
+          .isLessThan(deadline);
+    }
+    assertThat(t).isGreaterThan(DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS);
+  }
+
+  @Test
   void aFailureInGeneratedCodeNamesItsStreamAndPoisonsTheMonitor() {
     DataflowMonitor m = fused("in x: Int\nout ok = x + 1\nout q = 10 / x\nout after = x * 2");
     m.evaluate(Map.of("x", Value.of(5)));

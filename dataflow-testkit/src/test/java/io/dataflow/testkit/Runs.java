@@ -61,8 +61,9 @@ final class Runs {
   }
 
   /** The bare monitor, one {@code evaluate} per tick; only a MonitorException is expected. */
+  /** The bare monitor on generated code from the first tick. */
   static Run monitor(String spec, TypingMode mode, List<Map<String, Value>> trace) {
-    return monitor(spec, mode, trace, DataflowMonitor.Options.DEFAULT);
+    return monitor(spec, mode, trace, DataflowMonitor.Options.DEFAULT.withFused(true));
   }
 
   /** The bare monitor with the interpreter only (no generated code). */
