@@ -13,9 +13,9 @@ import java.util.PriorityQueue;
  * <p>Thread-safety: owner thread only.
  */
 public final class TimerQueue {
-  // Deadlines are compared by difference, like the due check in fireDue: clock time is
-  // System.nanoTime-like (only differences count), so a queue near Long.MAX_VALUE stays ordered
-  // when deadlines wrap around.
+  // Deadlines are compared by difference, like the due check in fireDue: clock time is a
+  // monotonic nanosecond reading (only differences count), so a queue near Long.MAX_VALUE
+  // stays ordered when deadlines wrap around.
   private final PriorityQueue<Timer> queue =
       new PriorityQueue<>(
           (a, b) -> a.deadline != b.deadline ? Long.signum(a.deadline - b.deadline)

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Timers fire in deadline order, ties in scheduling order; periodic timers fire at most once per
- * {@link TimerQueue#fireDue} call. Times are compared as {@code System.nanoTime} values (only
+ * {@link TimerQueue#fireDue} call. Times are compared as monotonic nanosecond values (only
  * differences count), so queues near {@link Long#MAX_VALUE} keep working across the wrap. Each test
  * asserts the exact log of fired events.
  */

@@ -458,24 +458,16 @@ final class FusedCompiler {
       if (t instanceof TypedNodes.NumCompare) {
         // Both Int or both Float (the common cases); anything else takes the slow path.
         ClassFile.Code.Label ints = new ClassFile.Code.Label();
-        loadTag(l);
-        code.smallInt(io.dataflow.core.Kind.INT);
-        code.jump(ClassFile.Code.IF_ICMPNE, ints);
-        loadTag(r);
-        code.smallInt(io.dataflow.core.Kind.INT);
-        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        requireTag(l, io.dataflow.core.Kind.INT, ints);
+        requireTag(r, io.dataflow.core.Kind.INT, slow);
         holdBoth(t, l, r, io.dataflow.core.Kind.INT);
         loadBits(l);
         loadBits(r);
         code.op(ClassFile.Code.LCMP);
         compareResult(t.op, tagLocal, bitsLocal, done);
         code.place(ints);
-        loadTag(l);
-        code.smallInt(io.dataflow.core.Kind.FLOAT);
-        code.jump(ClassFile.Code.IF_ICMPNE, slow);
-        loadTag(r);
-        code.smallInt(io.dataflow.core.Kind.FLOAT);
-        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        requireTag(l, io.dataflow.core.Kind.FLOAT, slow);
+        requireTag(r, io.dataflow.core.Kind.FLOAT, slow);
         holdBoth(t, l, r, io.dataflow.core.Kind.FLOAT);
         loadDouble(l);
         loadDouble(r);
@@ -484,12 +476,8 @@ final class FusedCompiler {
             : ClassFile.Code.DCMPL);
         compareResult(t.op, tagLocal, bitsLocal, done);
       } else {
-        loadTag(l);
-        code.smallInt(kind);
-        code.jump(ClassFile.Code.IF_ICMPNE, slow);
-        loadTag(r);
-        code.smallInt(kind);
-        code.jump(ClassFile.Code.IF_ICMPNE, slow);
+        requireTag(l, kind, slow);
+        requireTag(r, kind, slow);
         holdBoth(t, l, r, kind);
         loadBits(l);
         if (t.op == Ast.BinOp.IMPLIES) {
@@ -531,6 +519,13 @@ final class FusedCompiler {
       code.local(ClassFile.Code.LSTORE, bitsLocal);
       code.place(done);
       vals.put(t, new Local(t, tagLocal, bitsLocal));
+    }
+
+    /** Jumps to {@code otherwise} unless the value's tag is {@code kind}. */
+    private void requireTag(Val v, int kind, ClassFile.Code.Label otherwise) {
+      loadTag(v);
+      code.smallInt(kind);
+      code.jump(ClassFile.Code.IF_ICMPNE, otherwise);
     }
 
     /** Both operands are present: remember them as the lifting memories. */
