@@ -234,6 +234,13 @@ final class ClassFile {
     static final int LLOAD = 0x16;
     static final int ISTORE = 0x36;
     static final int LSTORE = 0x37;
+    static final int LALOAD = 0x2f;
+    static final int BALOAD = 0x33;
+    static final int IADD = 0x60;
+    static final int ISUB = 0x64;
+    static final int ARRAYLENGTH = 0xbe;
+    static final int IF_ICMPLT = 0xa1;
+    static final int IF_ICMPGT = 0xa3;
     static final int LAND = 0x7f;
     static final int LOR = 0x81;
     static final int LXOR = 0x83;

@@ -83,6 +83,9 @@ final class FusedCompiler {
         for (Node input : n.inputs()) {
           constant(input, constants, index); // leaves are read directly by inline code
         }
+        if (n instanceof TemporalNodes.HistoryRead h && h.ring != null) {
+          constant(h.ring, constants, index); // read inline too
+        }
       }
     }
     if (constants.size() > MAX_CONSTANTS) {
@@ -116,6 +119,9 @@ final class FusedCompiler {
       constant(n, constants, index);
       for (Node input : n.inputs()) {
         constant(input, constants, index);
+      }
+      if (n instanceof TemporalNodes.HistoryRead h && h.ring != null) {
+        constant(h.ring, constants, index);
       }
     }
     if (constants.size() > MAX_CONSTANTS) {
@@ -428,6 +434,15 @@ final class FusedCompiler {
         typed(t);
         return;
       }
+      // Only a statically scalar value may live in locals (a local pair has no reference).
+      if (n.scalar && n instanceof TemporalNodes.HistoryRead h && h.ring != null) {
+        historyRead(h);
+        return;
+      }
+      if (n.scalar && n instanceof TemporalNodes.Default d) {
+        defaultOf(d);
+        return;
+      }
       for (Node input : n.inputs()) {
         materialize(val(input));
       }
@@ -519,6 +534,126 @@ final class FusedCompiler {
       code.local(ClassFile.Code.LSTORE, bitsLocal);
       code.place(done);
       vals.put(t, new Local(t, tagLocal, bitsLocal));
+    }
+
+    /** Jumps to {@code otherwise} unless the tag in {@code local} is a present scalar. */
+    private void requireScalar(int local, ClassFile.Code.Label otherwise) {
+      code.local(ClassFile.Code.ILOAD, local);
+      code.smallInt(io.dataflow.core.Kind.BOOL);
+      code.jump(ClassFile.Code.IF_ICMPLT, otherwise);
+      code.local(ClassFile.Code.ILOAD, local);
+      code.smallInt(io.dataflow.core.Kind.FLOAT);
+      code.jump(ClassFile.Code.IF_ICMPGT, otherwise);
+    }
+
+    /** The slow path of any node: its own compute(), then its slot into locals. */
+    private void computeInto(Node n, int tagLocal, int bitsLocal) {
+      for (Node input : n.inputs()) {
+        materialize(val(input));
+      }
+      get(n);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(n), "compute", "()V"));
+      get(n);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      get(n);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+    }
+
+    /** Stores locals into a slot object that must not hold a reference (a scalar). */
+    private void storeScalar(Runnable slot, int tagLocal, int bitsLocal) {
+      slot.run();
+      code.local(ClassFile.Code.ILOAD, tagLocal);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      slot.run();
+      code.local(ClassFile.Code.LLOAD, bitsLocal);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      slot.run();
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "clearRef", "()V"));
+    }
+
+    /**
+     * {@code name[n]}, fast path: the ring holds {@code n} samples and the one read is a present
+     * scalar. It becomes the delay's last result; anything else computes.
+     */
+    private void historyRead(TemporalNodes.HistoryRead h) {
+      HistoryRing ring = h.ring; // registered as a constant when the schedule was collected
+      String ringClass = NODE_PACKAGE + "HistoryRing";
+      int tagLocal = nextLocal++;
+      int bitsLocal = nextLocal;
+      nextLocal += 2;
+      int at = nextLocal++;
+      ClassFile.Code.Label slow = new ClassFile.Code.Label();
+      ClassFile.Code.Label inRange = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      get(ring);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(ringClass, "size", "I"));
+      code.intConstant(cf, h.offset);
+      code.jump(ClassFile.Code.IF_ICMPLT, slow);
+      get(ring);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(ringClass, "head", "I"));
+      code.intConstant(cf, h.offset - 1);
+      code.op(ClassFile.Code.ISUB);
+      code.local(ClassFile.Code.ISTORE, at);
+      code.local(ClassFile.Code.ILOAD, at);
+      code.jump(ClassFile.Code.IFGE, inRange);
+      code.local(ClassFile.Code.ILOAD, at);
+      get(ring);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(ringClass, "tags", "[B"));
+      code.op(ClassFile.Code.ARRAYLENGTH);
+      code.op(ClassFile.Code.IADD);
+      code.local(ClassFile.Code.ISTORE, at);
+      code.place(inRange);
+      get(ring);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(ringClass, "tags", "[B"));
+      code.local(ClassFile.Code.ILOAD, at);
+      code.op(ClassFile.Code.BALOAD);
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      requireScalar(tagLocal, slow);
+      get(ring);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(ringClass, "bits", "[J"));
+      code.local(ClassFile.Code.ILOAD, at);
+      code.op(ClassFile.Code.LALOAD);
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+      storeScalar(() -> {
+        get(h);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(NODE_PACKAGE + "TemporalNodes$DelayRead",
+            "last", "L" + SLOT + ";"));
+      }, tagLocal, bitsLocal);
+      code.jump(ClassFile.Code.GOTO, done);
+      code.place(slow);
+      computeInto(h, tagLocal, bitsLocal);
+      code.place(done);
+      vals.put(h, new Local(h, tagLocal, bitsLocal));
+    }
+
+    /**
+     * {@code default(e, d)}, fast path: the value is a present scalar, so it is the result and
+     * its lifting memory; anything else (absent, Deferred: the fallback) computes.
+     */
+    private void defaultOf(TemporalNodes.Default d) {
+      Val v = val(d.value);
+      int tagLocal = nextLocal++;
+      int bitsLocal = nextLocal;
+      nextLocal += 2;
+      ClassFile.Code.Label slow = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      loadTag(v);
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      requireScalar(tagLocal, slow);
+      loadBits(v);
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+      storeScalar(() -> {
+        get(d);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(NODE_PACKAGE + "TemporalNodes$Default",
+            "held", "L" + SLOT + ";"));
+      }, tagLocal, bitsLocal);
+      code.jump(ClassFile.Code.GOTO, done);
+      code.place(slow);
+      computeInto(d, tagLocal, bitsLocal);
+      code.place(done);
+      vals.put(d, new Local(d, tagLocal, bitsLocal));
     }
 
     /** Jumps to {@code otherwise} unless the value's tag is {@code kind}. */

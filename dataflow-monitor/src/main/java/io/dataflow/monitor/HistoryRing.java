@@ -11,11 +11,12 @@ import io.dataflow.core.Kind;
  */
 final class HistoryRing {
   // Not final: a state transfer resizes the ring in place, so nodes holding it stay valid.
-  private byte[] tags;
-  private long[] bits;
+  // Package-private for the generated code's inline reads (FusedCompiler); owner thread only.
+  byte[] tags;
+  long[] bits;
   private Object[] refs;
-  private int head = -1;
-  private int size;
+  int head = -1;
+  int size;
 
   HistoryRing(int depth) {
     if (depth <= 0) {

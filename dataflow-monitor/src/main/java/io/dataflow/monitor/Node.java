@@ -8,6 +8,12 @@ package io.dataflow.monitor;
  * <p>Thread-safety: owner thread only.
  */
 abstract class Node extends Slot {
+  /**
+   * True when the node's static type is Int, Float or Bool: its value is then a scalar or an
+   * absence marker, never a reference (the generated code keeps such values in locals).
+   */
+  boolean scalar;
+
   /** Computes this tick's value; throws {@link EvalError} on a runtime error. */
   abstract void eval();
 

@@ -79,6 +79,16 @@ final class NodeBuilder {
   }
 
   Node build(Expr e, Locals locals) {
+    Node n = buildNode(e, locals);
+    Type t = types.get(e);
+    if (t != null && (t.equals(Type.INT) || t.equals(Type.FLOAT) || t.equals(Type.BOOL))
+        && !n.isLeaf()) {
+      n.scalar = true;
+    }
+    return n;
+  }
+
+  private Node buildNode(Expr e, Locals locals) {
     if (e instanceof Ast.Lit l) {
       return new Nodes.Const(l.value());
     }
