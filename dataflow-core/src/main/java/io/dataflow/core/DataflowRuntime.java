@@ -87,7 +87,7 @@ public final class DataflowRuntime implements AutoCloseable {
     };
     this.engine = new DirectDataflowEngine(b.monitor, output, b.policy, sink);
     this.window = new InputWindowBuffer(b.window, engine, timers);
-    this.api = ingress.contextFor(API_SOURCE);
+    this.api = ingress.contextFor(API_SOURCE, true);
     publishStatus();
   }
 
@@ -232,7 +232,7 @@ public final class DataflowRuntime implements AutoCloseable {
     }
     ownerThread = Thread.currentThread();
     ingress.setOwner(ownerThread);
-    loop();
+    runLoop();
     return report;
   }
 
@@ -242,7 +242,18 @@ public final class DataflowRuntime implements AutoCloseable {
     } catch (Throwable t) {
       LOG.error("{}: owner loop died", name, t);
       failures.fail("runtime", t);
-      terminate();
+      try {
+        // Last resort: still flush, close the inputs and the output within the deadline.
+        if (state.compareTo(RuntimeState.CLOSING) < 0) {
+          beginClosing(clock.nanoTime(), deadlineAfter(closeTimeout));
+        }
+        loop();
+      } catch (Throwable again) {
+        t.addSuppressed(again);
+        if (state != RuntimeState.TERMINATED) {
+          terminate();
+        }
+      }
     }
   }
 
@@ -320,7 +331,7 @@ public final class DataflowRuntime implements AutoCloseable {
     state = RuntimeState.RUNNING;
     try {
       output.open(clock, timers);
-      input.open(ingress::contextFor);
+      input.open(source -> ingress.contextFor(source, false));
     } catch (Exception e) {
       fail("startup", e, now);
     }
@@ -351,7 +362,7 @@ public final class DataflowRuntime implements AutoCloseable {
   }
 
   private boolean inputComplete() {
-    return input.sources().isEmpty() ? apiEnded : input.isComplete();
+    return input.isComplete() || (input.sources().isEmpty() && apiEnded);
   }
 
   private int draining(long now) {
@@ -359,11 +370,7 @@ public final class DataflowRuntime implements AutoCloseable {
       return beginClosing(now, deadline);
     }
     if (now - deadline >= 0) {
-      int left = ingress.size();
-      if (left > 0) {
-        warn("shutdown deadline passed with " + left + " input items not evaluated");
-      }
-      return beginClosing(now, deadline);
+      return beginClosing(now, deadline); // what is still queued is reported at the end
     }
     int work = drainIngress(now);
     if (state == RuntimeState.DRAINING && ingress.isEmpty()) {
@@ -497,6 +504,7 @@ public final class DataflowRuntime implements AutoCloseable {
   private void terminate() {
     state = RuntimeState.TERMINATED;
     ingress.terminate();
+    reportUnevaluated();
     clock.detach(timers);
     long rejected = ingress.rejectedOffers();
     if (rejected > 0) {
@@ -514,6 +522,24 @@ public final class DataflowRuntime implements AutoCloseable {
         engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w);
     publishStatus();
     terminated.countDown();
+  }
+
+  /** Counts what was admitted but never evaluated (cancel, failure, a passed deadline). */
+  private void reportUnevaluated() {
+    long ticks = 0;
+    long requests = 0;
+    for (Ingress.Item item; (item = ingress.poll()) != null; ) {
+      if (item instanceof Ingress.Data d) {
+        ticks += d.batch().size();
+      } else if (item instanceof Ingress.Control) {
+        requests++;
+      }
+    }
+    if (ticks > 0 || requests > 0) {
+      warn(ticks + (ticks == 1 ? " tick and " : " ticks and ") + requests
+          + (requests == 1 ? " control request" : " control requests")
+          + " admitted to the ingress queue were not evaluated (the run ended first)");
+    }
   }
 
   private MonitorRevision monitorRevision() {

@@ -52,15 +52,22 @@ final class Ingress {
     this.owner = thread;
   }
 
-  boolean offer(Item item) {
-    if (closed) {
+  /**
+   * Offers without waiting; false when full or closed. {@code count}: a refusal is counted in
+   * {@link #rejectedOffers()} (the handle's offers; a source keeps what did not fit and retries).
+   */
+  boolean offer(Item item, boolean count) {
+    boolean lifecycle = item instanceof End || item instanceof Failed;
+    if (terminated || (closed && !lifecycle)) {
       return false;
     }
     if (queue.offer(item)) {
       wake();
       return true;
     }
-    rejected.incrementAndGet();
+    if (count) {
+      rejected.incrementAndGet();
+    }
     return false;
   }
 
@@ -81,6 +88,13 @@ final class Ingress {
       if (queue.offer(item)) {
         wake();
         return;
+      }
+      if (Thread.currentThread() == owner) {
+        // Only the owner drains the queue: waiting here would wait for ourselves.
+        rejected.incrementAndGet();
+        throw new IngressException("the ingress queue is full (capacity " + capacity()
+            + ") and this is the runtime's owner thread, which cannot wait for itself to drain"
+            + " it; a pull source offers without waiting and retries on its next poll", false);
       }
       long now = clock.nanoTime();
       if (now - deadlineNanos >= 0 && !lifecycle) {
@@ -132,8 +146,11 @@ final class Ingress {
     terminated = true;
   }
 
-  /** The context handed to a source. */
-  SourceContext contextFor(String source) {
+  /**
+   * The context handed to a source, or to the runtime's handle ({@code countRefusals}: its
+   * refused offers are counted and reported; a source's are retries).
+   */
+  SourceContext contextFor(String source, boolean countRefusals) {
     return new SourceContext() {
       @Override
       public String sourceName() {
@@ -157,7 +174,7 @@ final class Ingress {
 
       @Override
       public boolean offer(TickBatch batch) {
-        return Ingress.this.offer(new Data(source, batch));
+        return Ingress.this.offer(new Data(source, batch), countRefusals);
       }
 
       @Override
@@ -168,6 +185,21 @@ final class Ingress {
       @Override
       public void submitControl(ControlRequest request, long deadlineNanos) {
         Ingress.this.submit(new Control(source, request), deadlineNanos);
+      }
+
+      @Override
+      public boolean offerControl(ControlRequest request) {
+        return Ingress.this.offer(new Control(source, request), countRefusals);
+      }
+
+      @Override
+      public boolean tryComplete() {
+        return Ingress.this.offer(new End(source), false) || terminated;
+      }
+
+      @Override
+      public boolean tryFail(Throwable error) {
+        return Ingress.this.offer(new Failed(source, error), false) || terminated;
       }
 
       @Override

@@ -17,7 +17,10 @@ public interface InputSession {
   /** Records that a source delivered its last item. */
   void onEndOfInput(String source);
 
-  /** True when every source has ended (a session without sources never ends by itself). */
+  /**
+   * True when every source has ended. A session that never had a source never ends by itself;
+   * its input ends when the runtime's handle declares it.
+   */
   boolean isComplete();
 
   /** The names of the active sources. */

@@ -101,11 +101,21 @@ public final class RetryingOutputWriter implements OutputWriter {
   @Override
   public void close() throws IOException {
     stopTimersIfOwner();
-    while (failure == null && !pending.isEmpty()) {
-      clock.parkUntil(clock.nanoTime() + backoff.delayNanos(attempts.size()));
-      replay();
+    try {
+      while (failure == null && !pending.isEmpty()) {
+        clock.parkUntil(clock.nanoTime() + backoff.delayNanos(attempts.size()));
+        replay();
+      }
+      checkFailed();
+    } catch (IOException | RuntimeException e) {
+      // The destination is released all the same; its own close error stays secondary.
+      try {
+        delegate.close();
+      } catch (IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
     }
-    checkFailed();
     delegate.close();
   }
 

@@ -9,6 +9,12 @@ import java.util.concurrent.ThreadFactory;
  * <p>Nothing is dropped silently: {@link #offer} returns false when the queue is full (and the
  * runtime counts it); {@link #submit} waits until there is room or the deadline passes.
  *
+ * <p>A pull source runs on the owner thread, the only thread that drains the queue, so it must
+ * never wait for room: it uses the methods that do not wait ({@link #offer},
+ * {@link #offerControl}, {@link #tryComplete}, {@link #tryFail}), keeps an item that did not
+ * fit and delivers it again on its next poll. A waiting method called on the owner thread with
+ * a full queue throws {@link IngressException} at once instead of waiting for itself.
+ *
  * <p>Thread-safety: safe from any thread.
  */
 public interface SourceContext {
@@ -33,6 +39,24 @@ public interface SourceContext {
 
   /** Submits a control item, waiting for room until the deadline. */
   void submitControl(ControlRequest request, long deadlineNanos);
+
+  /**
+   * Offers a control item without waiting; false when the queue is full or closed (a pull
+   * source keeps it and offers it again on its next poll).
+   */
+  boolean offerControl(ControlRequest request);
+
+  /**
+   * Signals the end of this source's input without waiting; false when the queue is full (try
+   * again on the next poll). True as well when the run is over and nobody reads it any more.
+   */
+  boolean tryComplete();
+
+  /**
+   * Reports this source's failure without waiting; false when the queue is full (try again on
+   * the next poll). True as well when the run is over and nobody reads it any more.
+   */
+  boolean tryFail(Throwable error);
 
   /** Signals that this source has no more input. */
   void complete();

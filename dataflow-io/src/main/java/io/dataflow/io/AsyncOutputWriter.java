@@ -60,8 +60,16 @@ public final class AsyncOutputWriter implements OutputWriter {
               delegate.close();
               return;
           }
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
           failure = e instanceof IOException io ? io : new IOException(e);
+          // The rows behind the failed one will never be written (the failure reports the
+          // destination); clearing them releases an owner blocked on a full queue.
+          queue.clear();
+          try {
+            delegate.close(); // released all the same; the first failure is the one reported
+          } catch (Throwable closing) {
+            failure.addSuppressed(closing);
+          }
           return;
         } finally {
           inFlight = 0;
@@ -89,7 +97,14 @@ public final class AsyncOutputWriter implements OutputWriter {
   /** Waits until every queued row was written and the destination closed. */
   @Override
   public void close() throws IOException {
-    put(new Op(CLOSE, 0, null, null));
+    try {
+      put(new Op(CLOSE, 0, null, null));
+    } catch (IOException e) {
+      if (abandoned) {
+        throw e; // the writer thread may be stuck in the destination: do not wait for it
+      }
+      // The destination failed: the writer thread is ending and releases it; wait for that.
+    }
     try {
       finished.await();
     } catch (InterruptedException e) {

@@ -79,24 +79,14 @@ public final class InMemorySource implements Source {
       return 0;
     }
     int work = 0;
-    while (work < BATCHES_PER_POLL) {
-      Object item = held != null ? held : nextItem();
-      if (item == null) {
-        context.complete();
-        completed = true;
-        return work + 1;
+    while (!completed && work < BATCHES_PER_POLL) {
+      if (held == null) {
+        held = nextItem();
       }
-      boolean accepted;
-      if (item instanceof ControlRequest c) {
-        context.submitControl(c, Long.MAX_VALUE);
-        accepted = true;
-      } else {
-        accepted = context.offer((TickBatch) item);
+      if (!PullDelivery.offer(context, held)) {
+        return work; // the queue is full: try again on the next poll
       }
-      if (!accepted) {
-        held = item; // the queue is full: try again on the next poll
-        return work;
-      }
+      completed = PullDelivery.isLast(held);
       held = null;
       work++;
     }
@@ -105,7 +95,7 @@ public final class InMemorySource implements Source {
 
   private Object nextItem() {
     if (next >= items.size()) {
-      return null;
+      return PullDelivery.END;
     }
     if (items.get(next) instanceof ControlRequest c) {
       next++;

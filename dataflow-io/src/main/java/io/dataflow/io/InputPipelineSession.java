@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * The active sources of a runtime and which input streams each one owns. The runtime opens the
  * session, polls its pull-style sources and tells it when a source ended; the run's input is
- * complete when every active source has ended.
+ * complete when every active source has ended ({@link #isComplete()}).
  *
  * <p>Reconfiguration changes the sources between ticks through {@link #attach}, {@link #detach}
  * and {@link #bind}, then {@link #commitRevision(boolean)}. A detached source is closed; what it
@@ -22,6 +22,7 @@ import java.util.Set;
  * <p>Thread-safety: owner thread only.
  */
 public final class InputPipelineSession implements InputSession {
+  private final TickShapes shapes = new TickShapes();
   /**
    * One source and the input streams it owns.
    *
@@ -58,6 +59,7 @@ public final class InputPipelineSession implements InputSession {
   private final java.util.function.Consumer<String> warnings;
   private SourceContextFactory contexts;
   private long revision;
+  private boolean hadSources;
 
   /** A session over the given bindings; ownership conflicts are logged. */
   public InputPipelineSession(List<Binding> bindings) {
@@ -73,6 +75,7 @@ public final class InputPipelineSession implements InputSession {
         throw new IllegalArgumentException("duplicate source '" + b.source().name() + "'");
       }
     }
+    hadSources = !active.isEmpty();
     rebuildOwners();
   }
 
@@ -117,7 +120,7 @@ public final class InputPipelineSession implements InputSession {
         kept.put(name, tick.value(i));
       }
     }
-    return kept == null ? tick : io.dataflow.core.Tick.of(kept);
+    return kept == null ? tick : shapes.tick(kept);
   }
 
   @Override
@@ -147,9 +150,14 @@ public final class InputPipelineSession implements InputSession {
     }
   }
 
+  /**
+   * True when every source has ended. A session that never had a source never ends by itself
+   * (the runtime's own handle is its input); one whose sources a reconfiguration detached all
+   * counts as complete, since nothing can deliver to it any more.
+   */
   @Override
   public boolean isComplete() {
-    if (active.isEmpty()) {
+    if (!hadSources) {
       return false;
     }
     for (Active a : active.values()) {
@@ -199,6 +207,7 @@ public final class InputPipelineSession implements InputSession {
     }
     Active a = new Active(binding);
     active.put(name, a);
+    hadSources = true;
     rebuildOwners();
     binding.source().open(contexts.contextFor(name));
   }

@@ -6,7 +6,6 @@ import io.dataflow.core.IngressException;
 import io.dataflow.core.SourceLocation;
 import io.dataflow.core.Source;
 import io.dataflow.core.SourceContext;
-import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;
 import java.io.BufferedReader;
@@ -31,6 +30,7 @@ import java.util.Map;
  * <p>Thread-safety: the reading thread, if any, is the source's own.
  */
 public final class JsonLinesSource implements Source {
+  private final TickShapes shapes = new TickShapes();
   private final String name;
   private final String fileName;
   private final Path path;
@@ -107,31 +107,29 @@ public final class JsonLinesSource implements Source {
       return 0;
     }
     int work = 0;
-    try {
-      while (work < 64) {
-        Object item = held != null ? held : nextItem();
-        held = null;
-        if (item == null) {
-          done = true;
-          context.complete();
-          return work + 1;
-        }
-        if (item instanceof TickBatch b) {
-          if (!context.offer(b)) {
-            held = b;
-            return work;
-          }
-        } else {
-          context.submitControl((ControlRequest) item, Long.MAX_VALUE);
-        }
-        work++;
+    while (!done && work < 64) {
+      if (held == null) {
+        held = read();
       }
-    } catch (TraceException | IOException e) {
-      done = true;
-      context.fail(e);
-      return work + 1;
+      // Never wait on the owner thread: an item that does not fit is kept for the next poll.
+      if (!PullDelivery.offer(context, held)) {
+        return work;
+      }
+      done = PullDelivery.isLast(held);
+      held = null;
+      work++;
     }
     return work;
+  }
+
+  /** The next item of a file: a batch, a control request, the end or the error. */
+  private Object read() {
+    try {
+      Object item = nextItem();
+      return item == null ? PullDelivery.END : item;
+    } catch (TraceException | IOException e) {
+      return e;
+    }
   }
 
   /** The next tick batch or control request, or null at the end. */
@@ -173,7 +171,7 @@ public final class JsonLinesSource implements Source {
             + ex.getMessage());
       }
     }
-    return TickBatch.of(Tick.of(values));
+    return TickBatch.of(shapes.tick(values));
   }
 
   private SourceLocation location(int column) {

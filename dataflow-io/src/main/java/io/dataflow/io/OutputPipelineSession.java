@@ -21,8 +21,9 @@ import java.util.Set;
 
 /**
  * The active destinations of a runtime and the routing of output streams to them. A
- * destination receives every output stream, or only the streams bound to it (its rows are then
- * projections of the full row, cached per layout). Each destination's first error is sticky and
+ * destination receives the streams bound to it, or, unbound, every stream no destination names
+ * (every stream when none does); its rows are then projections of the full row, cached per
+ * layout. Each destination's first error is sticky and
  * terminal for the run; a destination may declare {@link Backoff retries} for
  * {@link io.dataflow.core.RetryableException}s.
  *
@@ -37,19 +38,35 @@ public final class OutputPipelineSession implements OutputSession {
    *
    * @param name unique name ({@code stdout}, {@code alerts}, ...)
    * @param writer where its rows go
-   * @param streams the output streams routed to it, or null for every output stream
+   * @param streams the output streams routed to it, or null for every output stream that no
+   *     destination names explicitly (every stream when none does)
    * @param retry the backoff for retryable errors, or null for none
+   * @param tap true for a destination that receives every output stream whatever the routing
+   *     (a collector, metrics, debugging): bindings never move streams away from it
    */
   public record Destination(String name, OutputWriter writer, Set<String> streams,
-      Backoff retry) {
+      Backoff retry, boolean tap) {
     /** Validates the destination. */
     public Destination {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(writer, "writer");
       streams = streams == null ? null : Set.copyOf(streams);
+      if (tap && streams != null) {
+        throw new IllegalArgumentException("a tap receives every stream; it names none");
+      }
     }
 
-    /** A destination receiving every output stream, without retries. */
+    /** A destination that is not a tap. */
+    public Destination(String name, OutputWriter writer, Set<String> streams, Backoff retry) {
+      this(name, writer, streams, retry, false);
+    }
+
+    /** A tap: every output stream, whatever the other destinations own, without retries. */
+    public static Destination tap(String name, OutputWriter writer) {
+      return new Destination(name, writer, null, null, true);
+    }
+
+    /** A destination receiving every output stream no other names, without retries. */
     public static Destination all(String name, OutputWriter writer) {
       return new Destination(name, writer, null, null);
     }
@@ -69,13 +86,14 @@ public final class OutputPipelineSession implements OutputSession {
     }
 
     void feed(long tick, RowLayout layout, Row row) throws IOException {
-      if (streams == null) {
+      if (streams == null && (!anyClaimed || spec.tap())) {
         writer.feed(tick, layout, row);
         return;
       }
       Projection p = projections.get(layout);
       if (p == null) {
-        p = new Projection(layout, streams);
+        Set<String> mine = streams;
+        p = new Projection(layout, mine != null ? mine::contains : n -> !claimed.contains(n));
         projections.put(layout, p);
       }
       if (p.layout.width() > 0) {
@@ -91,11 +109,11 @@ public final class OutputPipelineSession implements OutputSession {
     final RowLayout layout;
     final Row row;
 
-    Projection(RowLayout full, Set<String> streams) {
+    Projection(RowLayout full, java.util.function.Predicate<String> routed) {
       List<String> names = new ArrayList<>();
       List<Integer> idx = new ArrayList<>();
       for (int i = 0; i < full.width(); i++) {
-        if (streams.contains(full.name(i))) {
+        if (routed.test(full.name(i))) {
           names.add(full.name(i));
           idx.add(i);
         }
@@ -115,6 +133,9 @@ public final class OutputPipelineSession implements OutputSession {
   private final Map<String, Active> active = new LinkedHashMap<>();
   /** The destinations in order, as an array for the per-tick loop (rebuilt on change). */
   private Active[] destinations = new Active[0];
+  /** The streams some destination names explicitly; the others go to the unbound ones. */
+  private Set<String> claimed = Set.of();
+  private boolean anyClaimed;
   private Clock clock;
   private TimerQueue timers;
   private long revision;
@@ -126,7 +147,21 @@ public final class OutputPipelineSession implements OutputSession {
         throw new IllegalArgumentException("duplicate destination '" + d.name() + "'");
       }
     }
-    this.destinations = active.values().toArray(new Active[0]);
+    routingChanged();
+  }
+
+  /** Recomputes the explicitly routed streams; projections are rebuilt on the next row. */
+  private void routingChanged() {
+    destinations = active.values().toArray(new Active[0]);
+    Set<String> c = new java.util.HashSet<>();
+    for (Active a : destinations) {
+      if (a.streams != null) {
+        c.addAll(a.streams);
+      }
+      a.projections.clear();
+    }
+    claimed = Set.copyOf(c);
+    anyClaimed = !c.isEmpty();
   }
 
   @Override
@@ -193,7 +228,8 @@ public final class OutputPipelineSession implements OutputSession {
   public long abandon() {
     long rows = 0;
     for (Active a : active.values()) {
-      if (a.writer instanceof AsyncOutputWriter async) {
+      // The destination's own writer: a retry wrapper around it must not hide it.
+      if (a.spec.writer() instanceof AsyncOutputWriter async) {
         rows += async.abandon();
       }
     }
@@ -223,7 +259,7 @@ public final class OutputPipelineSession implements OutputSession {
 
   // ---------------------------------------------------------------- reconfiguration
 
-  /** The destinations and the streams bound to each (null = every stream). */
+  /** The destinations and the streams bound to each (null = every stream no other names). */
   public Map<String, Set<String>> routing() {
     Map<String, Set<String>> m = new LinkedHashMap<>();
     active.forEach((k, v) -> m.put(k, v.streams));
@@ -244,7 +280,7 @@ public final class OutputPipelineSession implements OutputSession {
     Active a = new Active(d);
     wrapRetry(a);
     active.put(d.name(), a);
-    destinations = active.values().toArray(new Active[0]);
+    routingChanged();
   }
 
   /** Flushes, closes and removes a destination. */
@@ -252,15 +288,18 @@ public final class OutputPipelineSession implements OutputSession {
     Active a = require(name);
     guard(a, a.writer::flush);
     active.remove(name);
-    destinations = active.values().toArray(new Active[0]);
+    routingChanged();
     a.writer.close();
   }
 
-  /** Routes {@code streams} (null = every stream) to a destination. */
+  /** Routes {@code streams} (null = every stream no destination names) to a destination. */
   public void bind(String destination, Set<String> streams) {
     Active a = require(destination);
+    if (a.spec.tap()) {
+      return; // a tap keeps receiving every stream
+    }
     a.streams = streams == null ? null : Set.copyOf(streams);
-    a.projections.clear();
+    routingChanged();
   }
 
   /** Ends a reconfiguration: the revision advances when the interface changed. */

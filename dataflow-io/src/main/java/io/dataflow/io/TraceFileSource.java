@@ -20,9 +20,9 @@ import java.util.List;
  * <p>Thread-safety: owner thread only.
  */
 public final class TraceFileSource implements Source {
+  private final TickShapes shapes = new TickShapes();
   private static final int TICKS_PER_BATCH = 64;
   private static final int ITEMS_PER_POLL = 16;
-  private static final Object END = new Object();
 
   private final String name;
   private final Path path;
@@ -70,19 +70,11 @@ public final class TraceFileSource implements Source {
       if (held == null) {
         held = assemble();
       }
-      if (held instanceof TickBatch b) {
-        if (!context.offer(b)) {
-          return work; // the queue is full: try again on the next poll
-        }
-      } else if (held instanceof ControlRequest c) {
-        context.submitControl(c, Long.MAX_VALUE);
-      } else if (held == END) {
-        done = true;
-        context.complete();
-      } else {
-        done = true;
-        context.fail((Throwable) held);
+      // Never wait on the owner thread: an item that does not fit is kept for the next poll.
+      if (!PullDelivery.offer(context, held)) {
+        return work;
       }
+      done = PullDelivery.isLast(held);
       held = null;
       work++;
     }
@@ -98,11 +90,11 @@ public final class TraceFileSource implements Source {
           ? new EncodedControlRequest(r.json(), r.location()) : first;
     }
     List<Tick> ticks = new ArrayList<>();
-    ticks.add(Tick.of(t0.values()));
+    ticks.add(shapes.tick(t0.values()));
     while (ticks.size() < TICKS_PER_BATCH) {
       Object next = read();
       if (next instanceof TraceReader.Tick t) {
-        ticks.add(Tick.of(t.values()));
+        ticks.add(shapes.tick(t.values()));
       } else {
         lookahead = next;
         break;
@@ -114,7 +106,7 @@ public final class TraceFileSource implements Source {
   private Object read() {
     try {
       TraceReader.Item item = trace.next();
-      return item == null ? END : item;
+      return item == null ? PullDelivery.END : item;
     } catch (TraceException e) {
       return e;
     } catch (UncheckedIOException e) {

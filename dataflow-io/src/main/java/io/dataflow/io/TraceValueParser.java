@@ -28,6 +28,8 @@ final class TraceValueParser {
     }
   }
 
+  private int nesting;
+
   private TraceValueParser(String text, int start) {
     this.text = text;
     this.pos = start;
@@ -49,7 +51,21 @@ final class TraceValueParser {
     return v;
   }
 
+  /** Lists and maps may nest this deep: values are printed and compared recursively. */
+  static final int MAX_NESTING = 256;
+
   private Value value() throws Failure {
+    if (++nesting > MAX_NESTING) {
+      throw new Failure(pos, "value nested more than " + MAX_NESTING + " levels deep");
+    }
+    try {
+      return unnested();
+    } finally {
+      nesting--;
+    }
+  }
+
+  private Value unnested() throws Failure {
     skipSpace();
     if (pos >= text.length()) {
       throw new Failure(pos, "expected a value");

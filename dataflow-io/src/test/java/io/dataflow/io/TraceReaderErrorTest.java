@@ -60,6 +60,16 @@ class TraceReaderErrorTest {
   }
 
   @Test
+  void rejectsValuesNestedTooDeeplyWithTheirPosition() {
+    TraceRun run = TraceRun.of("0: x = 1\n1: x = " + "[".repeat(20_000) + "]".repeat(20_000)
+        + "\n");
+    assertThat(run.items).hasSize(1);
+    assertThat(run.error).hasMessage("trace.input:2:264: value nested more than 256 levels deep");
+    assertThat(TraceRun.of("0: x = " + "[".repeat(256) + "]".repeat(256) + "\n").error)
+        .isNull();
+  }
+
+  @Test
   void rejectsABareAtSign() {
     assertThat(TraceRun.of("  @\n").error)
         .hasMessage("trace.input:1:3: unknown directive '@' (expected @reconfigure)");

@@ -28,9 +28,9 @@ import java.util.Objects;
  * a root {@link Node} built from its equation. References read cells, {@code name[n]} reads
  * the stream's {@link HistoryRing}. Dynamic properties may read computed streams that the
  * static order evaluates later: those are evaluated on demand ({@link #ensureEvaluated}),
- * which both repairs the order for the tick and detects dynamic cycles. In such a program every
- * top-level read of a computed stream goes through it too ({@link OnDemandRead}), so the repair
- * is transitive and a cycle closed through a static reference is seen.
+ * which both repairs the order for the tick and detects dynamic cycles. A stream evaluated on
+ * demand first evaluates its own static same-tick inputs the same way, so the repair is
+ * transitive and a cycle closed through a static reference is seen.
  *
  * <p>Thread-safety: owner thread only.
  */
@@ -182,16 +182,42 @@ public final class DataflowMonitor implements RevisionedMonitor {
         order[k++] = cells[i];
       }
     }
+    if (hasDynamic) {
+      // A body may evaluate a stream ahead of the static order; that stream's own same-tick
+      // inputs must then be evaluated first (the repair is transitive), whichever program
+      // built its nodes.
+      for (StreamCell c : cells) {
+        java.util.BitSet deps = program.checked.sameTickDeps().get(c.index);
+        StreamCell[] before = new StreamCell[deps.cardinality()];
+        int j = 0;
+        for (int d = deps.nextSetBit(0); d >= 0; d = deps.nextSetBit(d + 1)) {
+          before[j++] = cells[d];
+        }
+        c.sameTick = before;
+      }
+    } else {
+      for (StreamCell c : cells) {
+        c.sameTick = StreamCell.NONE;
+      }
+    }
     this.inputCells = pick(program.inputIndex);
     this.outputCells = pick(program.outputIndex);
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = !program.hasLambda ? new StreamCell[0]
         : java.util.Arrays.stream(outputCells)
             .filter(c -> program.streamTypes[c.index].isAny()).toArray(StreamCell[]::new);
+    if (donor != null && donor.bodies != null) {
+      donor.bodies.monitor = this; // kept bodies now read this monitor's cells
+    }
     for (StreamCell c : order) {
       if (keepState[c.index] && c.root != null) {
         if (report != null) {
           report.get(0).add(c.name);
+        }
+        for (Committable kept : c.commits) {
+          if (kept instanceof DynamicNode d) {
+            d.transferred();
+          }
         }
         continue; // same definition: the node tree and its state move as they are
       }
@@ -245,6 +271,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
     boolean input = program.streams().get(index).role() == DataflowProgram.Role.INPUT;
     if (!(t.keepHistory() && (input || t.keepState()))) {
       old.lastPresent.setNoVal(); // run-long memories move for inputs and exact matches only
+    } else {
+      old.rememberPresent(); // a donor without dynamic properties tracked inputs only
     }
     if (!t.keepState()) {
       old.root = null;
@@ -375,14 +403,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
     @Override
     public Node current(int stream, Ast.Var at) {
-      StreamCell cell = cells[stream];
-      if (hasDynamic && program.checked.streams().get(stream).equation() != null) {
-        // A body may evaluate a stream ahead of the static order; what that stream reads must
-        // then be evaluated first too (the repair is transitive), and a same-tick cycle closed
-        // through a body must be seen. So computed streams are read on demand here.
-        return new OnDemandRead(cell);
-      }
-      return cell;
+      return cells[stream];
     }
 
     @Override
@@ -395,21 +416,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
       DynamicNode node = new DynamicNode(d, source, owner);
       owner.commits.add(node);
       return node;
-    }
-  }
-
-  /** A top-level read of a computed stream in a program with dynamic properties. */
-  static final class OnDemandRead extends Node {
-    private final StreamCell cell;
-
-    OnDemandRead(StreamCell cell) {
-      this.cell = cell;
-    }
-
-    @Override
-    void eval() {
-      cell.owner.ensureEvaluated(cell);
-      set(cell);
     }
   }
 
@@ -687,8 +693,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
       return;
     }
     int outer = current;
-    current = c.index;
     try {
+      for (StreamCell d : c.sameTick) {
+        ensureEvaluated(d); // what c reads this tick comes first (order repair, cycles)
+      }
+      current = c.index;
       Node root = c.root;
       root.eval();
       c.set(root);
@@ -741,9 +750,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
   /** Dynamic programs: remembers each stream's last non-NoVal value of the run. */
   void commitLastPresent() {
     for (StreamCell c : cells) {
-      if (c.tag != Kind.NOVAL) {
-        c.lastPresent.set(c);
-      }
+      c.rememberPresent();
     }
   }
 
@@ -775,6 +782,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     if (hasDynamic) {
       commitLastPresent();
+    } else {
+      for (StreamCell c : inputCells) {
+        c.rememberPresent();
+      }
     }
   }
 

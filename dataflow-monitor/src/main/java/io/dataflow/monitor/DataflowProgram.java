@@ -150,8 +150,16 @@ public final class DataflowProgram {
    * @throws SpecException when the specification does not compile
    */
   public static DataflowProgram compile(String name, String source, TypingMode mode) {
-    return Compiler.compile(Objects.requireNonNull(name, "name"),
-        Objects.requireNonNull(source, "source"), Objects.requireNonNull(mode, "mode"));
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(mode, "mode");
+    try {
+      return Compiler.compile(name, source, mode);
+    } catch (StackOverflowError e) {
+      // The parser's limits should prevent this; compiling is pure, so nothing is left behind.
+      throw new SpecException(new io.dataflow.core.SourceLocation(name, 1, 1),
+          "the specification is nested too deeply to compile on this thread's stack");
+    }
   }
 
   /** The name given at compile time (used in messages). */

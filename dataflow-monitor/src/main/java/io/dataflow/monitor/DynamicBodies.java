@@ -87,6 +87,29 @@ final class DynamicBodies {
     return new Template(text, expr, types, Map.copyOf(depths), check);
   }
 
+  /** Whether two templates of the same text were typed alike (their nodes would be alike). */
+  static boolean sameTyping(Template a, Template b) {
+    return a.text().equals(b.text()) && java.util.Objects.equals(a.resultType(), b.resultType())
+        && a.depths().equals(b.depths()) && sameTypes(a.expr(), a.types(), b.expr(), b.types());
+  }
+
+  private static boolean sameTypes(Expr a, Map<Expr, Type> at, Expr b, Map<Expr, Type> bt) {
+    if (!java.util.Objects.equals(at.get(a), bt.get(b))) {
+      return false;
+    }
+    Expr[] ca = Compiler.children(a);
+    Expr[] cb = Compiler.children(b);
+    if (ca.length != cb.length) {
+      return false;
+    }
+    for (int i = 0; i < ca.length; i++) {
+      if (!sameTypes(ca[i], at, cb[i], bt)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static EvalError bodyError(String text, SpecException e) {
     String loc = e.location().line() + ":" + e.location().column();
     return new EvalError("invalid dynamic property " + io.dataflow.core.ValueFormat.quote(text)

@@ -30,6 +30,8 @@ final class DynamicNode extends Node implements Committable {
   private Object activeTextRef;
   private final boolean sourceLeaf;
   private boolean sealed;
+  /** Set when a transfer kept this node: the active body is checked against the new program. */
+  private boolean revalidate;
 
   DynamicNode(Ast.Dynamic syntax, Node source, StreamCell owner) {
     this.syntax = syntax;
@@ -90,6 +92,9 @@ final class DynamicNode extends Node implements Committable {
         activeTextRef = src.ref;
       }
     }
+    if (revalidate && active != null) {
+      revalidateActive();
+    }
     Node body = active.root;
     active.eval();
     if (!sealed && src.tag == Kind.DEFERRED) {
@@ -108,6 +113,25 @@ final class DynamicNode extends Node implements Committable {
     }
     set(body);
     last.set(body);
+  }
+
+  /** Called when a reconfiguration kept this node and its state for another program. */
+  void transferred() {
+    revalidate = true;
+  }
+
+  /**
+   * The active text was checked against the program that was running when it was activated.
+   * It must still compile against the current one (a stream it reads may be gone, out of scope
+   * or retyped): an error is a runtime error, like any bad body. When it compiles to the same
+   * typing, the body keeps its state; otherwise it restarts as a fresh activation would.
+   */
+  private void revalidateActive() {
+    DynamicBodies.Template now = owner.owner.bodies.template(this, active.template.text());
+    if (!DynamicBodies.sameTyping(now, active.template)) {
+      active = owner.owner.bodies.new Instance(now);
+    }
+    revalidate = false;
   }
 
   private void install(String text) {

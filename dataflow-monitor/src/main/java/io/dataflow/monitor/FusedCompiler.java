@@ -253,6 +253,11 @@ final class FusedCompiler {
     if (tick.dynamic()) {
       getConstant(run, cf, name, monitor, constants, index);
       run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "commitLastPresent", "()V"));
+    } else {
+      for (StreamCell c : tick.inputs()) {
+        getConstant(run, cf, name, c, constants, index);
+        run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "rememberPresent", "()V"));
+      }
     }
     for (int j = 0; j < tick.outputs().length; j++) {
       getConstant(run, cf, name, tick.outputs()[j], constants, index);

@@ -40,9 +40,19 @@ final class Parser {
       Set.of("get", "append", "concat", "head", "tail", "len", "map", "filter", "fold");
   static final Set<String> MAP_BUILTINS = Set.of("get", "insert", "remove", "has_key");
 
+  /**
+   * How deeply the parser may recurse (each parenthesis, if, lambda or prefix operator is about
+   * two levels). The parser and every later pass recurse over the tree, so the limits keep a
+   * hostile or generated text from running any of them off the end of the thread's stack.
+   */
+  static final int MAX_NESTING = 400;
+  /** How deep an expression tree may be; in a chain {@code a + b + c} each operator is a level. */
+  static final int MAX_DEPTH = 400;
+
   private final String file;
   private final List<Token> tokens;
   private int current;
+  private int nesting;
 
   private Parser(String file, List<Token> tokens) {
     this.file = file;
@@ -52,7 +62,11 @@ final class Parser {
   /** Parses a whole specification. */
   static Ast.Spec parseSpec(String file, String source) {
     Parser p = new Parser(file, Lexer.tokenize(file, source));
-    return p.spec();
+    Ast.Spec spec = p.spec();
+    for (Ast.Equation eq : spec.equations()) {
+      p.checkDepth(eq.expr());
+    }
+    return spec;
   }
 
   /** Parses one expression that must span the whole text (a dynamic property's body). */
@@ -62,7 +76,36 @@ final class Parser {
     if (!p.check(TokenKind.EOF)) {
       throw p.error(p.peek(), "expected end of expression, found " + p.peek().describe());
     }
+    p.checkDepth(e);
     return e;
+  }
+
+  /** Rejects a tree deeper than {@link #MAX_DEPTH}, naming where it gets too deep. */
+  private void checkDepth(Expr root) {
+    java.util.ArrayDeque<Expr> nodes = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+    nodes.push(root);
+    depths.push(1);
+    while (!nodes.isEmpty()) {
+      Expr e = nodes.pop();
+      int d = depths.pop();
+      if (d > MAX_DEPTH) {
+        throw new SpecException(new SourceLocation(file, e.pos().line(), e.pos().column()),
+            "expression nested more than " + MAX_DEPTH + " levels deep (in a chain like "
+                + "a + b + c, each operator is a level)");
+      }
+      for (Expr c : Compiler.children(e)) {
+        nodes.push(c);
+        depths.push(d + 1);
+      }
+    }
+  }
+
+  private void nest() {
+    if (++nesting > MAX_NESTING) {
+      throw error(peek(), "expression nested too deeply (parentheses, ifs, lambdas and prefix "
+          + "operators, more than " + MAX_NESTING / 2 + " levels)");
+    }
   }
 
   private Ast.Spec spec() {
@@ -184,13 +227,18 @@ final class Parser {
   // ---- expressions, lowest precedence first ----
 
   Expr expr() {
-    if (check(TokenKind.IF)) {
-      return ifExpr();
+    nest();
+    try {
+      if (check(TokenKind.IF)) {
+        return ifExpr();
+      }
+      if (check(TokenKind.BACKSLASH)) {
+        return lambda();
+      }
+      return concat();
+    } finally {
+      nesting--;
     }
-    if (check(TokenKind.BACKSLASH)) {
-      return lambda();
-    }
-    return concat();
   }
 
   private Expr ifExpr() {
@@ -312,15 +360,20 @@ final class Parser {
   }
 
   private Expr unary() {
-    if (check(TokenKind.MINUS)) {
-      Token op = advance();
-      return new Ast.Unary(Ast.UnOp.NEG, unary(), pos(op));
+    nest();
+    try {
+      if (check(TokenKind.MINUS)) {
+        Token op = advance();
+        return new Ast.Unary(Ast.UnOp.NEG, unary(), pos(op));
+      }
+      if (check(TokenKind.BANG) || check(TokenKind.NOT)) {
+        Token op = advance();
+        return new Ast.Unary(Ast.UnOp.NOT, unary(), pos(op));
+      }
+      return power();
+    } finally {
+      nesting--;
     }
-    if (check(TokenKind.BANG) || check(TokenKind.NOT)) {
-      Token op = advance();
-      return new Ast.Unary(Ast.UnOp.NOT, unary(), pos(op));
-    }
-    return power();
   }
 
   private Expr power() {

@@ -13,6 +13,7 @@ import java.util.List;
  * <p>Thread-safety: owner thread only.
  */
 final class StreamCell extends Node {
+  static final StreamCell[] NONE = new StreamCell[0];
   final String name;
   /** The monitor that currently owns this cell (changes when state is transferred). */
   DataflowMonitor owner;
@@ -21,10 +22,16 @@ final class StreamCell extends Node {
   Node root;
   /** The last samples, or null when nothing reads this stream's history. */
   HistoryRing ring;
-  /** The last non-NoVal value of the whole run (read by dynamic bodies). */
+  /**
+   * The last non-NoVal value of the whole run (read by dynamic bodies). Inputs always keep it,
+   * so a body activated by a later reconfiguration still sees an input that arrived before;
+   * computed streams keep it in programs with dynamic properties.
+   */
   final Slot lastPresent = new Slot();
   /** Operator state committed after each successful row. */
   final List<Committable> commits = new ArrayList<>(0);
+  /** The streams this one reads this tick in the owner's program (dynamic programs only). */
+  StreamCell[] sameTick = NONE;
   long evaluatedAt = -1;
   boolean inProgress;
 
@@ -36,6 +43,13 @@ final class StreamCell extends Node {
 
   @Override
   void eval() {}
+
+  /** Remembers the value as the run's last present one unless it is NoVal (at commit). */
+  void rememberPresent() {
+    if (tag != io.dataflow.core.Kind.NOVAL) {
+      lastPresent.set(this);
+    }
+  }
 
   /** Commits this stream's operator state (its list may grow: lambda call sites). */
   void commitAll() {

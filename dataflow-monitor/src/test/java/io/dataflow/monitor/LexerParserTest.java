@@ -249,4 +249,26 @@ class LexerParserTest {
     assertThat(where(compileError("in k\nout z\nz = Map.get({\"a\": 1}, k)")))
         .isEqualTo("3:23 Map.get needs a string literal key, found 'k'");
   }
+
+  @Test
+  void deeplyNestedExpressionsAreSyntaxErrorsNotStackOverflows() {
+    String parens = "(".repeat(20_000) + "x" + ")".repeat(20_000);
+    assertThat(where(compileError("in x\nout z\nz = " + parens))).startsWith("3:205 ")
+        .contains("nested too deeply");
+    assertThat(where(compileError("in x\nout z\nz = " + "-".repeat(20_000) + "x")))
+        .contains("nested too deeply");
+    assertThat(where(compileError("in x\nout z\nz = " + "if true then ".repeat(5_000)
+        + "x" + " else x".repeat(5_000)))).contains("nested too deeply");
+    String chain = "x" + " + x".repeat(20_000);
+    assertThat(where(compileError("in x\nout z\nz = " + chain)))
+        .contains("more than 400 levels deep");
+  }
+
+  @Test
+  void nestingWithinTheLimitsCompilesAndEvaluates() {
+    String parens = "(".repeat(150) + "x" + ")".repeat(150);
+    assertThat(Specs.series("in x\nout z\nz = " + parens + " + 1", "x=1")).isEqualTo("Int(2)");
+    String chain = "x" + " + x".repeat(399);
+    assertThat(Specs.series("in x\nout z\nz = " + chain, "x=1")).isEqualTo("Int(400)");
+  }
 }

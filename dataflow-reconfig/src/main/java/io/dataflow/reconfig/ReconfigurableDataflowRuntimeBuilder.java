@@ -100,7 +100,10 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
-  /** Adds a destination receiving every output stream. */
+  /**
+   * Adds a destination receiving every output stream that no destination names explicitly
+   * (every stream when none does).
+   */
   public ReconfigurableDataflowRuntimeBuilder destination(String name, OutputWriter writer) {
     destinations.add(OutputPipelineSession.Destination.all(name, writer));
     return this;
@@ -116,6 +119,15 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   public ReconfigurableDataflowRuntimeBuilder destination(String name, OutputWriter writer,
       Set<String> streams, Backoff retry) {
     destinations.add(new OutputPipelineSession.Destination(name, writer, streams, retry));
+    return this;
+  }
+
+  /**
+   * Adds a tap: a destination that receives every output stream whatever the routing, also
+   * after a request moves streams to other destinations (a collector, metrics, debugging).
+   */
+  public ReconfigurableDataflowRuntimeBuilder tap(String name, OutputWriter writer) {
+    destinations.add(OutputPipelineSession.Destination.tap(name, writer));
     return this;
   }
 

@@ -103,7 +103,18 @@ final class ReconfigurationController implements ControlHandler {
     LOG.warn("rejected {}: {}", request.describe(), e.getMessage());
     acks.deliver(new ReconfigurationAck(false, active.revision().root(),
         runtime.interfaceRevision(), false, false, null, null, active.nextTick(),
-        e.getMessage(), request.describe()));
+        e.getMessage(), originOf(request)));
+  }
+
+  /** Where a request came from, as its acknowledgement names it (accepted or not). */
+  private static String originOf(ControlRequest request) {
+    if (request instanceof ReconfigurationRequest r) {
+      return r.origin();
+    }
+    if (request instanceof EncodedControlRequest e) {
+      return e.origin().toString();
+    }
+    return request.describe();
   }
 
   private void apply(ReconfigurationPlanner.Result planned, DataflowMonitor active,

@@ -87,7 +87,11 @@ public final class DataflowHarness implements AutoCloseable {
       rb.specification(b.specName, b.specText);
     }
     b.sources.forEach(s -> rb.source(s.source, s.streams));
-    rb.destination("collected", collected, b.collectedStreams, null);
+    if (b.collectedStreams == null) {
+      rb.tap("collected", collected); // the trace shows every output, however it is routed
+    } else {
+      rb.destination("collected", collected, b.collectedStreams, null);
+    }
     b.destinations.forEach(d -> rb.destination(d.name, d.writer, d.streams, d.retry));
     this.runtime = rb.build();
     runUntilIdle();
@@ -160,18 +164,34 @@ public final class DataflowHarness implements AutoCloseable {
     return reconfigure(ReconfigurationRequest.of(specification));
   }
 
-  /** Submits a request and returns its acknowledgement. */
+  /**
+   * Submits a request and returns its acknowledgement (a source may deliver requests too; their
+   * acknowledgements are in {@link #acknowledgements()}).
+   */
   public ReconfigurationAck reconfigure(ReconfigurationRequest request) {
+    collectAcknowledgements();
+    int before = acknowledged.size();
     runtime.submitControl(request, Duration.ZERO);
     runUntilIdle();
-    ReconfigurationAck ack = acks.poll();
+    collectAcknowledgements();
+    ReconfigurationAck ack = null;
+    for (int i = before; i < acknowledged.size(); i++) {
+      if (acknowledged.get(i).origin().equals(request.origin())) {
+        ack = acknowledged.get(i);
+      }
+    }
     if (ack == null) {
       String error = runtime.status().lastError();
       throw new IllegalStateException("no acknowledgement"
           + (error == null ? "" : "; the run is ending: " + error));
     }
-    acknowledged.add(ack);
     return ack;
+  }
+
+  private void collectAcknowledgements() {
+    for (ReconfigurationAck ack; (ack = acks.poll()) != null; ) {
+      acknowledged.add(ack);
+    }
   }
 
   /** Moves the clock forward, firing due timers in order, and steps until idle. */
@@ -268,6 +288,7 @@ public final class DataflowHarness implements AutoCloseable {
 
   /** The acknowledgements received so far. */
   public List<ReconfigurationAck> acknowledgements() {
+    collectAcknowledgements();
     return List.copyOf(acknowledged);
   }
 

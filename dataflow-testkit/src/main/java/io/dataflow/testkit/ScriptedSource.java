@@ -114,20 +114,23 @@ public final class ScriptedSource implements Source {
         }
         log.record("source:" + name + " batch " + next);
       } else if (item instanceof ControlRequest c) {
-        context.submitControl(c, Long.MAX_VALUE);
+        if (!context.offerControl(c)) {
+          return work; // a pull source never waits on the owner thread: retry next poll
+        }
         log.record("source:" + name + " control " + next);
       } else {
+        if (!context.tryFail(new IOException(((Failure) item).message()))) {
+          return work;
+        }
         log.record("source:" + name + " fail");
-        context.fail(new IOException(((Failure) item).message()));
         ended = true;
         return work + 1;
       }
       next++;
       work++;
     }
-    if (next >= script.size() && !neverEnd) {
+    if (next >= script.size() && !neverEnd && context.tryComplete()) {
       log.record("source:" + name + " end");
-      context.complete();
       ended = true;
       work++;
     }

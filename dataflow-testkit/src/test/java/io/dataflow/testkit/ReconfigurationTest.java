@@ -222,6 +222,24 @@ class ReconfigurationTest {
   }
 
   @Test
+  void anUnboundDestinationGetsTheStreamsNoDestinationNamesBeforeAndAfterARequest() {
+    Sinks2 sinks = new Sinks2();
+    String spec = "in x\nout a\nout b\na = x\nb = x + 1";
+    try (DataflowHarness h = DataflowHarness.forSpec(spec)
+        .destination("alerts", sinks.alerts, java.util.Set.of("b"), null)
+        .destination("extra", sinks.extra).build()) {
+      h.tick("x", 1);
+      ReconfigurationAck ack = h.reconfigure(spec); // bindings resolved from the destinations
+      h.tick("x", 2);
+      assertThat(ack.interfaceChanged()).isFalse();
+      assertThat(sinks.alerts.rows()).extracting(r -> r.values().keySet())
+          .containsExactly(java.util.Set.of("b"), java.util.Set.of("b"));
+      assertThat(sinks.extra.rows()).extracting(r -> r.values().keySet())
+          .containsExactly(java.util.Set.of("a"), java.util.Set.of("a"));
+    }
+  }
+
+  @Test
   void aStreamBoundToASourceIsTakenFromThatSourceOnly() {
     CallLog log = new CallLog();
     ScriptedSource a = new ScriptedSource("a", log).batch(Values.row("x", 1, "y", 100))
@@ -241,6 +259,22 @@ class ReconfigurationTest {
           new Bindings(null, Map.of("y", "a")), null, "test"));
       assertThat(ack.interfaceChanged()).isTrue();
       assertThat(ack.interfaceRevision()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRunWhoseSourcesWereAllDetachedEndsAfterEvaluatingWhatTheyDelivered() {
+    CallLog log = new CallLog();
+    ScriptedSource a = new ScriptedSource("a", log).batch(Values.row("x", 1)).neverEnd();
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = x").source(a).build()) {
+      h.runUntilIdle();
+      ReconfigurationAck ack = h.reconfigure(new ReconfigurationRequest("in x\nout z\nz = x",
+          new Bindings(Map.of(), null), null, "test"));
+      assertThat(ack.accepted()).isTrue();
+      ExitReport r = h.awaitTermination();
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.COMPLETED);
+      assertThat(h.trace()).hasValues("z", 1);
+      assertThat(log.entries()).contains("source:a close");
     }
   }
 

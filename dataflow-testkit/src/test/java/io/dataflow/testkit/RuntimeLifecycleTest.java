@@ -147,6 +147,20 @@ class RuntimeLifecycleTest {
   }
 
   @Test
+  void ticksStillQueuedWhenTheRunEndsAreReported() {
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD).build()) {
+      h.tick("x", 1, "y", 1);
+      for (int i = 0; i < 3; i++) {
+        assertThat(h.offer(Tick.of("x", Value.of(i)))).isTrue(); // admitted, not yet evaluated
+      }
+      ExitReport r = h.cancel("maintenance");
+      assertThat(r.ticksIn()).isEqualTo(1);
+      assertThat(r.warnings()).contains("3 ticks and 0 control requests admitted to the "
+          + "ingress queue were not evaluated (the run ended first)");
+    }
+  }
+
+  @Test
   void gracefulStopEvaluatesAdmittedInputBeforeClosing() {
     try (DataflowHarness h = DataflowHarness.forSpec(ADD).build()) {
       h.tick("x", 1, "y", 1);
@@ -207,7 +221,8 @@ class RuntimeLifecycleTest {
 
   @Test
   void retryableSinkGivesUpAfterTheLastAttemptListingEveryAttempt() {
-    ScriptedSink broken = new ScriptedSink("broken", new CallLog())
+    CallLog log = new CallLog();
+    ScriptedSink broken = new ScriptedSink("broken", log)
         .failRetryably(ScriptedSink.Call.FEED, 1, 100);
     Backoff backoff = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 2.0, 3);
     try (DataflowHarness h = DataflowHarness.forSpec(ADD)
@@ -217,6 +232,26 @@ class RuntimeLifecycleTest {
       ExitReport r = h.awaitTermination();
       assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
       assertThat(r.reason()).contains("attempt 1: ", "attempt 2: ", "attempt 3: ");
+      // A destination that gave up is still closed, to release what it holds.
+      assertThat(log.entries()).contains("sink:broken close");
+    }
+  }
+
+  @Test
+  void abandonedRowsAreCountedThroughARetryWrapperToo() throws Exception {
+    ManualClock clock = new ManualClock();
+    ScriptedSink slow = new ScriptedSink("slow", new CallLog()).blockFeedsFrom(2);
+    AsyncOutputWriter async = new AsyncOutputWriter(slow, 64, Thread::new);
+    Backoff backoff = new Backoff(Duration.ofMillis(10), Duration.ofMillis(40), 2.0, 3);
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD).clock(clock)
+        .closeGrace(Duration.ofMillis(50)).destination("slow", async, null, backoff).build()) {
+      h.tick("x", 1, "y", 1).tick("x", 2).tick("x", 3).tick("x", 4);
+      assertThat(slow.awaitBlocked(Duration.ofSeconds(5))).isTrue();
+      ExitReport r = h.stop(Duration.ofSeconds(3));
+      assertThat(r.drain().complete()).isFalse();
+      assertThat(r.drain().abandonedRows()).isEqualTo(3);
+    } finally {
+      slow.release();
     }
   }
 }

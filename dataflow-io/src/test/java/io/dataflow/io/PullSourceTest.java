@@ -1,0 +1,196 @@
+package io.dataflow.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dataflow.core.Clock;
+import io.dataflow.core.ControlRequest;
+import io.dataflow.core.Source;
+import io.dataflow.core.SourceContext;
+import io.dataflow.core.SystemClock;
+import io.dataflow.core.Tick;
+import io.dataflow.core.TickBatch;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pull sources on a queue that is nearly always full: they never wait, keep what did not fit,
+ * and deliver everything in order; ticks with the same names share one shape.
+ */
+class PullSourceTest {
+  /** A one-slot queue that the test drains by hand. */
+  private static final class OneSlot implements SourceContext {
+    final ArrayDeque<Object> slot = new ArrayDeque<>();
+    final List<Object> delivered = new ArrayList<>();
+    int refusals;
+
+    private boolean put(Object item) {
+      if (!slot.isEmpty()) {
+        refusals++;
+        return false;
+      }
+      slot.add(item);
+      return true;
+    }
+
+    void drain() {
+      delivered.addAll(slot);
+      slot.clear();
+    }
+
+    @Override
+    public String sourceName() {
+      return "in";
+    }
+
+    @Override
+    public Clock clock() {
+      return SystemClock.INSTANCE;
+    }
+
+    @Override
+    public ThreadFactory threadFactory() {
+      return Thread::new;
+    }
+
+    @Override
+    public boolean offer(TickBatch batch) {
+      return put(batch);
+    }
+
+    @Override
+    public void submit(TickBatch batch, long deadlineNanos) {
+      throw new AssertionError("a pull source must not wait");
+    }
+
+    @Override
+    public void submitControl(ControlRequest request, long deadlineNanos) {
+      throw new AssertionError("a pull source must not wait");
+    }
+
+    @Override
+    public boolean offerControl(ControlRequest request) {
+      return put(request);
+    }
+
+    @Override
+    public boolean tryComplete() {
+      return put("END");
+    }
+
+    @Override
+    public boolean tryFail(Throwable error) {
+      return put(error);
+    }
+
+    @Override
+    public void complete() {
+      throw new AssertionError("a pull source must not wait");
+    }
+
+    @Override
+    public void fail(Throwable error) {
+      throw new AssertionError("a pull source must not wait");
+    }
+
+    @Override
+    public boolean isClosed() {
+      return false;
+    }
+  }
+
+  private static List<Object> run(Source source) throws Exception {
+    OneSlot ctx = new OneSlot();
+    source.open(ctx);
+    for (int i = 0; i < 10_000 && !ctx.delivered.contains("END")
+        && ctx.delivered.stream().noneMatch(Throwable.class::isInstance); i++) {
+      source.poll(0);
+      source.poll(0); // the slot is full now: this one must keep its item
+      ctx.drain();
+    }
+    source.close();
+    assertThat(ctx.refusals).isPositive();
+    return ctx.delivered;
+  }
+
+  private static List<String> describe(List<Object> items) {
+    List<String> out = new ArrayList<>();
+    for (Object o : items) {
+      if (o instanceof TickBatch b) {
+        for (Tick t : b.ticks()) {
+          out.add(t.asMap().toString());
+        }
+      } else if (o instanceof ControlRequest c) {
+        out.add("control");
+      } else {
+        out.add(o instanceof Throwable e ? "error: " + e.getMessage() : o.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aTraceFileIsDeliveredCompletelyInOrderThroughAOneSlotQueue() throws Exception {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      b.append(i).append(": x = ").append(i).append('\n');
+      if (i == 70) {
+        b.append("@reconfigure {specification: \"in x\\nout z = x\"}\n");
+      }
+    }
+    List<Object> items = run(TraceFileSource.of("in", new StringReader(b.toString()),
+        "t.input"));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      expected.add("{x=Int(" + i + ")}");
+      if (i == 70) {
+        expected.add("control");
+      }
+    }
+    expected.add("END");
+    assertThat(describe(items)).containsExactlyElementsOf(expected);
+    List<Tick> ticks = items.stream().filter(TickBatch.class::isInstance)
+        .flatMap(o -> ((TickBatch) o).ticks().stream()).toList();
+    assertThat(ticks).allMatch(t -> t.shape() == ticks.get(0).shape());
+  }
+
+  @Test
+  void aBadLineEndsTheTraceAfterEveryTickBeforeIt() throws Exception {
+    List<Object> items = run(TraceFileSource.of("in",
+        new StringReader("0: x = 1\n1: x = 2\n2: x = )\n3: x = 4\n"), "t.input"));
+    List<String> seen = describe(items);
+    assertThat(seen.subList(0, 2)).containsExactly("{x=Int(1)}", "{x=Int(2)}");
+    assertThat(seen).hasSize(3);
+    assertThat(seen.get(2)).startsWith("error: ").contains("t.input:3");
+  }
+
+  @Test
+  void aJsonLinesFileIsDeliveredCompletelyInOrder(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("t.jsonl");
+    Files.writeString(file, "{\"x\": 1}\n{\"$reconfigure\": {\"specification\": \"in x\"}}\n"
+        + "{\"x\": 2, \"y\": true}\n{\"x\": 3, \"y\": false}\n");
+    List<Object> items = run(JsonLinesSource.file("in", file));
+    assertThat(describe(items)).containsExactly("{x=Int(1)}", "control",
+        "{x=Int(2), y=Bool(true)}", "{x=Int(3), y=Bool(false)}", "END");
+    List<Tick> ticks = items.stream().filter(TickBatch.class::isInstance)
+        .flatMap(o -> ((TickBatch) o).ticks().stream()).toList();
+    assertThat(ticks.get(1).shape()).isSameAs(ticks.get(2).shape());
+  }
+
+  @Test
+  void inMemoryItemsAreDeliveredCompletelyInOrder() throws Exception {
+    List<Object> src = new ArrayList<>();
+    src.add(Tick.of("x", io.dataflow.core.Value.of(1)));
+    src.add(io.dataflow.core.ControlRequest.class.cast(
+        new EncodedControlRequest("{specification: 'in x'}", null)));
+    src.add(Tick.of("x", io.dataflow.core.Value.of(2)));
+    List<Object> items = run(InMemorySource.ofItems("in", src));
+    assertThat(describe(items)).containsExactly("{x=Int(1)}", "control", "{x=Int(2)}", "END");
+  }
+}
