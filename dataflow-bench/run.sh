@@ -8,8 +8,9 @@
 #
 # Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
-#               workload, the stepped and threaded runtime for simple_add, cutover with 100
-#               streams; 1 fork, 2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
+#               workload, the row contract's floor for simple_add and window3, the stepped
+#               and threaded runtime for simple_add, cutover with 100 streams; 1 fork,
+#               2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
 #               workloads ran in the JVM), cutover with 10 and 100 streams; 1 fork,
 #               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 18 min)
@@ -62,12 +63,13 @@ mkdir -p "$out"
 if [[ $mode == quick ]]; then
   runs=(
     "io.dataflow.bench.(MonitorBench|BaselineBench).*;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.RowFloorBench.row -p workload=simple_add,window3;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)\$ -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.CutoverBench.* -p streams=100;-f 1 -wi 5 -w 1s -i 3 -r 1s"
   )
 else
   runs=(
-    "io.dataflow.bench.(MonitorBench|MixedMonitorBench|BaselineBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    "io.dataflow.bench.(MonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
     "io.dataflow.bench.CutoverBench.*;-f 1 -wi 5 -w 2s -i 5 -r 2s"
   )
 fi

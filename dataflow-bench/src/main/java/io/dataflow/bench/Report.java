@@ -39,7 +39,7 @@ public final class Report {
 
   /** Paths in table order; cutover rows use the first three. */
   private static final List<String> PATHS = List.of("monitor", "monitor+compile",
-      "monitor-mixed", "stepped", "stepped1", "threaded", "baseline");
+      "monitor-mixed", "stepped", "stepped1", "threaded", "row", "baseline");
 
   private Report(List<Row> measured) {
     List<Row> sorted = new ArrayList<>(measured);
@@ -196,9 +196,12 @@ public final class Report {
     }
     double ratio = m.ns() / base;
     boolean zero = m.bytes() < ZERO_BYTES;
+    Row floor = row(w, "row");
     t.add(new String[] {ratio <= times && zero ? "MET" : "MISSED", target,
         String.format(Locale.ROOT, "%.2fx (%s vs %s ns), %.3f B/tick", ratio, fmt(m.ns()),
-            fmt(base), m.bytes())});
+            fmt(base), m.bytes())
+            + (floor == null ? "" : String.format(Locale.ROOT,
+                "; the row contract alone: %.2fx", floor.ns() / base))});
   }
 
   private static String fmt(double ns) {

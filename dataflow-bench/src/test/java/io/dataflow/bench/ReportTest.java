@@ -20,6 +20,7 @@ class ReportTest {
       + result("BaselineBench.baseline", "\"workload\": \"simple_add\"", 2.0, 0.00001) + ",\n"
       + result("MonitorBench.monitor", "\"workload\": \"simple_add\"", 5.0, 0.0001) + ",\n"
       + result("MonitorBench.monitor", "\"workload\": \"dynamic\"", 20.0, 88.0) + ",\n"
+      + result("RowFloorBench.row", "\"workload\": \"simple_add\"", 3.0, 0) + ",\n"
       + result("ThreadedRuntimeBench.threaded", "\"workload\": \"simple_add\"", 250.0, 1.5)
       + ",\n"
       + result("CutoverBench.compileAndMonitor", "\"streams\": \"100\"", 2.5e6, 5e5) + "\n"
@@ -31,6 +32,7 @@ class ReportTest {
     assertThat(table).extracting(l -> String.join(" ", l)).containsExactly(
         "simple_add monitor 5.00 2.00 2.50 0.000",
         "simple_add threaded 250.00 2.00 125.00 1.500",
+        "simple_add row 3.00 2.00 1.50 0.000",
         "simple_add baseline 2.00 2.00 1.00 0.000",
         "dynamic monitor 20.00 - - 88.000",
         "cutover_100 monitor+compile 2500000 - - 500000.000");
@@ -45,6 +47,8 @@ class ReportTest {
         "MISSED dynamic monitor <= 3x simple_add monitor",
         "MISSED simple_add threaded >= 5000000 ticks/s",
         "MISSED cutover_100 monitor+compile < 1 ms");
+    assertThat(targets.get(0)[2]).isEqualTo(
+        "2.50x (5.00 vs 2.00 ns), 0.000 B/tick; the row contract alone: 1.50x");
     assertThat(Report.read(List.of(JSON)).throughput()).extracting(l -> l[2])
         .containsExactly("4000000");
   }

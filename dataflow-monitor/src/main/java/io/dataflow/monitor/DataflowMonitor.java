@@ -270,9 +270,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     boolean input = program.streams().get(index).role() == DataflowProgram.Role.INPUT;
     if (!(t.keepHistory() && (input || t.keepState()))) {
-      old.lastPresent.setNoVal(); // run-long memories move for inputs and exact matches only
-    } else {
-      old.rememberPresent(); // a donor without dynamic properties tracked inputs only
+      // Run-long memories move for inputs and exact matches only. The cell's value of the last
+      // tick goes too: it is the run's last present value while nothing replaced it.
+      old.forgetPresent();
     }
     if (!t.keepState()) {
       old.root = null;
@@ -632,6 +632,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private void readInputs(Row input) {
     for (int i = 0; i < inputCells.length; i++) {
       StreamCell c = inputCells[i];
+      c.overwriting(input.kind(i));
       c.setFromRow(input, i);
       TypeCheck.Compiled t = checkedTypes[c.index];
       if (c.tag == Kind.FUNCTION || (t != null && !t.matches(c))) {
@@ -657,6 +658,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   /** Fused code: reads one input into its cell and checks it ({@code t} may be null). */
   void readInput(StreamCell c, Row input, int slot, TypeCheck.Compiled t) {
+    c.overwriting(input.kind(slot));
     c.setFromRow(input, slot);
     if (c.tag == Kind.FUNCTION || (t != null && !t.matches(c))) {
       current = c.index;
@@ -700,6 +702,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       current = c.index;
       Node root = c.root;
       root.eval();
+      c.overwriting(root.tag);
       c.set(root);
       if (checkedTypes[c.index] != null) {
         checkType(c);
@@ -731,7 +734,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
       throw new EvalError(cycleMessage(c));
     }
     c.inProgress = true;
-    evaluating[depth++] = c;
+    if (evaluating[depth] != c) {
+      evaluating[depth] = c; // the same stream at the same depth every tick: skip the GC barrier
+    }
+    depth++;
     return true;
   }
 
@@ -745,13 +751,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private void abandon(StreamCell c) {
     c.inProgress = false;
     depth--;
-  }
-
-  /** Dynamic programs: remembers each stream's last non-NoVal value of the run. */
-  void commitLastPresent() {
-    for (StreamCell c : cells) {
-      c.rememberPresent();
-    }
   }
 
   private String cycleMessage(StreamCell c) {
@@ -778,13 +777,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
       List<Committable> list = c.commits;
       for (int j = 0, n = list.size(); j < n; j++) {
         list.get(j).commit();
-      }
-    }
-    if (hasDynamic) {
-      commitLastPresent();
-    } else {
-      for (StreamCell c : inputCells) {
-        c.rememberPresent();
       }
     }
   }

@@ -285,7 +285,7 @@ final class DynamicBodies {
       if (cell.root != null) {
         cell.owner.ensureEvaluated(cell); // an input needs no evaluation
       }
-      set(cell.tag == io.dataflow.core.Kind.NOVAL ? cell.lastPresent : cell);
+      set(cell.lastPresent());
     }
   }
 }

@@ -73,8 +73,20 @@ final class DynamicNode extends Node implements Committable {
     if (!sourceLeaf) {
       source.eval();
     }
-    Slot src = Slot.lift(source, heldSource);
+    Slot src = source.tag == Kind.NOVAL ? heldSource : source;
     if (!(sealed && active != null)) {
+      if (src != heldSource) {
+        // Sample-and-hold of the source. A new string object with the active text is held as
+        // the active text's own object: texts usually arrive as a new but equal string every
+        // tick, and storing a new reference would pay the garbage collector's write barrier.
+        Object text = src.ref;
+        if (src.tag == Kind.STR && text != activeTextRef && active != null
+            && text.equals(active.template.text())) {
+          text = activeTextRef;
+        }
+        heldSource.setRaw(src.tag, src.bits, text);
+        src = heldSource;
+      }
       if (src.tag == Kind.NOVAL || src.tag == Kind.DEFERRED) {
         if (active == null) {
           tag = src.tag;
@@ -85,7 +97,6 @@ final class DynamicNode extends Node implements Committable {
         throw new EvalError("the source of " + kindWord() + " must be a Str, got "
             + Kind.name(src.tag));
       } else if (src.ref != activeTextRef) {
-        // A new string object: compare the text (the same object needs no comparison).
         if (active == null || !src.ref.equals(active.template.text())) {
           install((String) src.ref);
         }

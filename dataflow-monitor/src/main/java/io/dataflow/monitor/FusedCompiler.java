@@ -250,15 +250,6 @@ final class FusedCompiler {
       getConstant(run, cf, name, c, constants, index);
       run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
     }
-    if (tick.dynamic()) {
-      getConstant(run, cf, name, monitor, constants, index);
-      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "commitLastPresent", "()V"));
-    } else {
-      for (StreamCell c : tick.inputs()) {
-        getConstant(run, cf, name, c, constants, index);
-        run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "rememberPresent", "()V"));
-      }
-    }
     for (int j = 0; j < tick.outputs().length; j++) {
       getConstant(run, cf, name, tick.outputs()[j], constants, index);
       run.op(ClassFile.Code.ALOAD_2);
@@ -317,6 +308,12 @@ final class FusedCompiler {
       e.node(n);
     }
     Val root = e.val(cell.root);
+    if (dynamic) {
+      // Bodies read the run's last present value of this stream (StreamCell.overwriting).
+      getConstant(c, cf, name, cell, constants, index);
+      e.loadTag(root);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "overwriting", "(B)V"));
+    }
     if (root instanceof Local l) {
       // The root's value goes straight into the cell (nothing reads the root node's slot).
       getConstant(c, cf, name, cell, constants, index);

@@ -23,11 +23,13 @@ final class StreamCell extends Node {
   /** The last samples, or null when nothing reads this stream's history. */
   HistoryRing ring;
   /**
-   * The last non-NoVal value of the whole run (read by dynamic bodies). Inputs always keep it,
-   * so a body activated by a later reconfiguration still sees an input that arrived before;
-   * computed streams keep it in programs with dynamic properties.
+   * With {@link #lastPresent()}: the last non-NoVal value of the whole run (read by dynamic
+   * bodies). It is kept lazily: saved only when a NoVal replaces a value that was not NoVal, and
+   * read only while the cell holds NoVal, so a tick with present values stores nothing. Inputs
+   * always keep it, so a body activated by a later reconfiguration still sees an input that
+   * arrived before; computed streams keep it in programs with dynamic properties.
    */
-  final Slot lastPresent = new Slot();
+  private final Slot heldPresent = new Slot();
   /** Operator state committed after each successful row. */
   final List<Committable> commits = new ArrayList<>(0);
   /** The streams this one reads this tick in the owner's program (dynamic programs only). */
@@ -44,11 +46,22 @@ final class StreamCell extends Node {
   @Override
   void eval() {}
 
-  /** Remembers the value as the run's last present one unless it is NoVal (at commit). */
-  void rememberPresent() {
-    if (tag != io.dataflow.core.Kind.NOVAL) {
-      lastPresent.set(this);
+  /** Before this tick's value (of kind {@code newTag}) replaces the cell's: see heldPresent. */
+  void overwriting(byte newTag) {
+    if (newTag == io.dataflow.core.Kind.NOVAL && tag != io.dataflow.core.Kind.NOVAL) {
+      heldPresent.set(this);
     }
+  }
+
+  /** The run's last non-NoVal value (NoVal before the first one). */
+  Slot lastPresent() {
+    return tag == io.dataflow.core.Kind.NOVAL ? heldPresent : this;
+  }
+
+  /** Forgets the run's last present value (and so this cell's value, until it is next set). */
+  void forgetPresent() {
+    heldPresent.setNoVal();
+    setNoVal();
   }
 
   /** Commits this stream's operator state (its list may grow: lambda call sites). */

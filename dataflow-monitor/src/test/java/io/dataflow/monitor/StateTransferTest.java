@@ -133,4 +133,33 @@ class StateTransferTest {
     assertThat(next.evaluate(Map.of("s", Value.of("x + 1")))).containsEntry("z", Value.of(6));
     assertThat(next.evaluate(Map.of("x", Value.of(7)))).containsEntry("z", Value.of(8));
   }
+
+  @ParameterizedTest
+  @EnumSource(value = DataflowMonitor.Fusion.class, names = {"OFF", "EAGER"})
+  void anInputWhoseHistoryDoesNotMoveForgetsItsLastPresentValue(DataflowMonitor.Fusion f) {
+    // x changes its declared type: its run-long memory stays behind with its history, so a
+    // body activated after the transfer does not see the 5 of the old program.
+    DataflowProgram before = compile("in x: Int\nin s\nout z\nz = s");
+    DataflowProgram after = compile("in x: Float\nin s\nout z\nz = dynamic(s)");
+    DataflowMonitor m = DataflowMonitor.create(before, options(f));
+    m.evaluate(Map.of("x", Value.of(5), "s", Value.of("a")));
+    DataflowMonitor next = transfer(m, after, f);
+    assertThat(next.evaluate(Map.of("s", Value.of("x")))).doesNotContainKey("z");
+    assertThat(next.evaluate(Map.of())).doesNotContainKey("z");
+    assertThat(next.evaluate(Map.of("x", Value.of(2.5)))).containsEntry("z", Value.of(2.5));
+    assertThat(next.evaluate(Map.of())).containsEntry("z", Value.of(2.5));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = DataflowMonitor.Fusion.class, names = {"OFF", "EAGER"})
+  void aComputedStreamKeptByATransferKeepsItsLastPresentValue(DataflowMonitor.Fusion f) {
+    // a was present before the transfer and is absent since; the kept stream still reads as 5.
+    DataflowProgram before = compile("in x\nin s\naux a\nout z\na = x\nz = s");
+    DataflowProgram after = compile("in x\nin s\naux a\nout z\na = x\nz = dynamic(s)");
+    DataflowMonitor m = DataflowMonitor.create(before, options(f));
+    m.evaluate(Map.of("x", Value.of(5), "s", Value.of("a")));
+    DataflowMonitor next = transfer(m, after, f);
+    assertThat(next.evaluate(Map.of())).doesNotContainKey("z");
+    assertThat(next.evaluate(Map.of("s", Value.of("a + 1")))).containsEntry("z", Value.of(6));
+  }
 }
