@@ -15,11 +15,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The floor of the monitor API's row contract: what any implementation of
- * {@code evaluate(Row, Row)} pays before it computes anything. One op fills the input row as the
+ * The row traffic of the monitor API (the {@code row} path): what an implementation of
+ * {@code evaluate(Row, Row)} pays besides its computation. One op fills the input row as the
  * monitor path does, reads every input slot (kind, payload, reference), runs the workload's
  * {@link Baseline}, writes the result into the output row and consumes it. The monitor path
- * minus this one is the monitor's own cost.
+ * minus this one is about the monitor's own cost.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
