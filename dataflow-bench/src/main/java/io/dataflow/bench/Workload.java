@@ -10,6 +10,7 @@ import io.dataflow.core.Row;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickShape;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.MonitorInput;
 import java.util.List;
 
 /**
@@ -39,6 +40,12 @@ abstract class Workload {
 
   /** Sets the inputs of tick {@code i} (0..{@link Inputs#MASK}) in a reused input row. */
   abstract void fill(Row in, int i);
+
+  /**
+   * Stages the inputs of tick {@code i} in the monitor's typed handles, one per name of
+   * {@link #shape} in order (the typed path).
+   */
+  abstract void stage(MonitorInput[] in, int i);
 
   /** The inputs of tick {@code i} as boxed values in {@link #shape} order. */
   abstract Value[] values(int i);
@@ -124,6 +131,11 @@ abstract class Workload {
     }
 
     @Override
+    void stage(MonitorInput[] in, int i) {
+      in[0].setInt(xs[i]);
+    }
+
+    @Override
     Value[] values(int i) {
       return new Value[] {Value.of(xs[i])};
     }
@@ -151,6 +163,12 @@ abstract class Workload {
     }
 
     @Override
+    void stage(MonitorInput[] in, int i) {
+      in[0].setInt(X[i]);
+      in[1].setInt(Y[i]);
+    }
+
+    @Override
     Value[] values(int i) {
       return new Value[] {Value.of(X[i]), Value.of(Y[i])};
     }
@@ -170,6 +188,11 @@ abstract class Workload {
     @Override
     void fill(Row in, int i) {
       in.setFloat(0, F[i]);
+    }
+
+    @Override
+    void stage(MonitorInput[] in, int i) {
+      in[0].setFloat(F[i]);
     }
 
     @Override
@@ -223,6 +246,13 @@ abstract class Workload {
       in.setInt(0, X[i]);
       in.setInt(1, Y[i]);
       in.setStr(2, TEXT[i]);
+    }
+
+    @Override
+    void stage(MonitorInput[] in, int i) {
+      in[0].setInt(X[i]);
+      in[1].setInt(Y[i]);
+      in[2].setStr(TEXT[i]);
     }
 
     @Override

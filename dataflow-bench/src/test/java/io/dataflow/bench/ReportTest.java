@@ -20,6 +20,10 @@ class ReportTest {
       + result("BaselineBench.baseline", "\"workload\": \"simple_add\"", 2.0, 0.00001) + ",\n"
       + result("MonitorBench.monitor", "\"workload\": \"simple_add\"", 5.0, 0.0001) + ",\n"
       + result("MonitorBench.monitor", "\"workload\": \"dynamic\"", 20.0, 88.0) + ",\n"
+      + result("TypedMonitorBench.typed", "\"workload\": \"simple_add\"", 7.0, 0) + ",\n"
+      + result("MonitorBench.monitor", "\"workload\": \"counter\"", 9.0, 0) + ",\n"
+      + result("TypedMonitorBench.typed", "\"workload\": \"counter\"", 8.0, 0) + ",\n"
+      + result("BaselineBench.baseline", "\"workload\": \"counter\"", 3.0, 0) + ",\n"
       + result("RowFloorBench.row", "\"workload\": \"simple_add\"", 3.0, 0) + ",\n"
       + result("ThreadedRuntimeBench.threaded", "\"workload\": \"simple_add\"", 250.0, 1.5)
       + ",\n"
@@ -31,9 +35,13 @@ class ReportTest {
     List<String[]> table = Report.read(List.of(JSON)).table();
     assertThat(table).extracting(l -> String.join(" ", l)).containsExactly(
         "simple_add monitor 5.00 2.00 2.50 0.000",
+        "simple_add typed 7.00 2.00 3.50 0.000",
         "simple_add threaded 250.00 2.00 125.00 1.500",
         "simple_add row 3.00 2.00 1.50 0.000",
         "simple_add baseline 2.00 2.00 1.00 0.000",
+        "counter monitor 9.00 3.00 3.00 0.000",
+        "counter typed 8.00 3.00 2.67 0.000",
+        "counter baseline 3.00 3.00 1.00 0.000",
         "dynamic monitor 20.00 - - 88.000",
         "cutover_100 monitor+compile 2500000 - - 500000.000");
   }
@@ -42,13 +50,16 @@ class ReportTest {
   void judgesTargetsAndSaysWhatWasNotRun() {
     List<String[]> targets = Report.read(List.of(JSON)).targets();
     assertThat(targets).extracting(l -> l[0] + " " + l[1]).contains(
-        "MET simple_add monitor <= 3x baseline, 0 B/tick",
-        "NOT RUN counter monitor <= 3x baseline, 0 B/tick",
+        "MET simple_add monitor API <= 3x baseline, 0 B/tick",
+        "MET counter monitor API <= 3x baseline, 0 B/tick",
+        "NOT RUN threshold monitor API <= 3x baseline, 0 B/tick",
         "MISSED dynamic monitor <= 3x simple_add monitor",
         "MISSED simple_add threaded >= 5000000 ticks/s",
         "MISSED cutover_100 monitor+compile < 1 ms");
-    assertThat(targets.get(0)[2]).isEqualTo(
-        "2.50x (5.00 vs 2.00 ns), 0.000 B/tick; the row contract alone: 1.50x");
+    assertThat(targets.get(0)[2]).isEqualTo("2.50x (5.00 vs 2.00 ns) through monitor, "
+        + "0.000 B/tick; typed: 3.50x; the row contract alone: 1.50x");
+    assertThat(targets.get(1)[2]).as("judged on the faster entry point").isEqualTo(
+        "2.67x (8.00 vs 3.00 ns) through typed, 0.000 B/tick; monitor: 3.00x");
     assertThat(Report.read(List.of(JSON)).throughput()).extracting(l -> l[2])
         .containsExactly("4000000");
   }

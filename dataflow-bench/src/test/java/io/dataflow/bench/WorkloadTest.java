@@ -7,14 +7,16 @@ import io.dataflow.core.Row;
 import io.dataflow.core.TickBatch;
 import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
+import io.dataflow.monitor.MonitorInput;
+import io.dataflow.monitor.MonitorOutput;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The benchmarks compare like with like: for every workload, the monitor path, the runtime
- * paths and the hand-written baseline produce the same output on every tick. Not timed.
+ * The benchmarks compare like with like: for every workload, the monitor paths (rows and typed
+ * handles), the runtime paths and the hand-written baseline produce the same output on every tick. Not timed.
  */
 class WorkloadTest {
   static final java.util.List<String> NAMES = Workload.NAMES;
@@ -38,6 +40,26 @@ class WorkloadTest {
       m.evaluate(in, out);
       assertThat(out.isPresent(0)).as("tick %d present", i).isTrue();
       assertThat(out.bits(0)).as("tick %d", i).isEqualTo(b.step(i & Inputs.MASK));
+    }
+  }
+
+  @ParameterizedTest
+  @FieldSource("NAMES")
+  void typedHandlesComputeWhatTheBaselineComputes(String name) {
+    Workload w = Workload.named(name);
+    DataflowMonitor m = DataflowMonitor.create(DataflowProgram.compile(name + ".dsrv", w.spec));
+    MonitorInput[] in = w.shape.names().stream().map(m::input).toArray(MonitorInput[]::new);
+    MonitorOutput out = m.output(m.outputs().name(0));
+    Baseline b = w.baseline();
+    int primed = w.prime(m, m.inputs().newRow(), m.outputs().newRow());
+    for (int i = 0; i < primed; i++) {
+      b.step(i & Inputs.MASK);
+    }
+    for (int i = primed; i < TICKS; i++) {
+      w.stage(in, i & Inputs.MASK);
+      m.step();
+      assertThat(out.isPresent()).as("tick %d present", i).isTrue();
+      assertThat(out.bits()).as("tick %d", i).isEqualTo(b.step(i & Inputs.MASK));
     }
   }
 

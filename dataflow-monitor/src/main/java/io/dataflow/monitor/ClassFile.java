@@ -254,6 +254,7 @@ final class ClassFile {
     static final int IFGT = 0x9d;
     static final int IFLE = 0x9e;
     static final int IF_ICMPNE = 0xa0;
+    static final int IF_ICMPEQ = 0x9f;
     static final int GOTO = 0xa7;
     static final int GETFIELD = 0xb4;
     static final int PUTFIELD = 0xb5;

@@ -111,12 +111,15 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final StreamCell[] order;
   private final StreamCell[] inputCells;
   private final StreamCell[] outputCells;
+  /** The typed handles of the inputs and outputs, in slot order (see {@link #step()}). */
+  private final MonitorInput[] inputHandles;
+  private final MonitorOutput[] outputHandles;
   private final StreamCell[] untypedOutputs;
   private final StreamCell[] ringCells;
   private final StreamCell[] committing;
   private final TypeCheck.Compiled[] checkedTypes;
   private final boolean hasDynamic;
-  /** The generated evaluator of the tick, or null to interpret it (owner thread). */
+  /** The tick path: generated code, or {@link Interpreted} until it exists (owner thread). */
   private FusedStreams fused;
   /** Generated on a background thread, installed by the owner at a tick boundary. */
   private volatile FusedStreams pendingFused;
@@ -202,6 +205,14 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     this.inputCells = pick(program.inputIndex);
     this.outputCells = pick(program.outputIndex);
+    this.inputHandles = new MonitorInput[inputCells.length];
+    for (int i = 0; i < inputCells.length; i++) {
+      inputHandles[i] = new MonitorInput(inputCells[i].name, checkedTypes[inputCells[i].index]);
+    }
+    this.outputHandles = new MonitorOutput[outputCells.length];
+    for (int i = 0; i < outputCells.length; i++) {
+      outputHandles[i] = new MonitorOutput(outputCells[i]);
+    }
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = !program.hasLambda ? new StreamCell[0]
         : java.util.Arrays.stream(outputCells)
@@ -244,7 +255,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     this.checkedStreams = checked;
     this.fusion = options.fusion();
-    this.fused = fusion == Fusion.EAGER ? generate() : null;
+    FusedStreams generated = fusion == Fusion.EAGER ? generate() : null;
+    this.fused = generated != null ? generated : new Interpreted();
     this.fusionRequested = fusion != Fusion.BACKGROUND;
   }
 
@@ -457,85 +469,216 @@ public final class DataflowMonitor implements RevisionedMonitor {
   @Override
   public void evaluate(Row input, Row output) {
     // The fast path is kept small so the JIT can inline the whole tick into the caller.
-    FusedStreams f = fused;
-    if (f != null && failure == null && !retired && input.width() == inputCells.length
+    if (failure == null && !retired && input.width() == inputCells.length
         && output.width() == outputCells.length) {
       try {
-        f.run(input, output);
+        fused.run(input, output);
       } catch (Throwable e) {
         throw failed(e);
       }
-      current = -1;
+      tick++; // 'current' is -1 after every tick that succeeded: no store
+      return;
+    }
+    refuseTick();
+    // A row of the wrong width is the caller's mistake, not a runtime error of the spec: it
+    // must neither poison the monitor nor fail after the tick was committed (output rows are
+    // written last).
+    requireWidth(input, inputCells.length, "input");
+    requireWidth(output, outputCells.length, "output");
+  }
+
+  /**
+   * Evaluates one tick from the values staged in the {@link #input(String) input handles}
+   * (an input not set since the previous step is NoVal) and leaves the outputs in the
+   * {@link #output(String) output handles}. The same tick as {@link #evaluate(Row, Row)} with a
+   * row holding the staged values, without the rows: the typed fast path for callers that know
+   * their inputs. The staged values are taken even when the tick fails.
+   *
+   * @throws MonitorException when the tick fails (the monitor is then failed, as with
+   *     {@code evaluate})
+   * @throws IllegalStateException when the monitor was replaced by a reconfiguration
+   */
+  public void step() {
+    if (failure == null && !retired) {
+      try {
+        fused.step();
+      } catch (Throwable e) {
+        throw failed(e);
+      }
       tick++;
       return;
     }
-    evaluateSlowly(input, output);
+    refuseTick();
   }
 
-  private FusedStreams generate() {
-    return FusedCompiler.compile(this, order, checkedStreams, inputCells, checkedTypes,
-        outputCells, ringCells, committing, hasDynamic);
-  }
-
-  /** Background fusion: asks for the code once the monitor proved long-lived. */
-  private void maybeRequestFusion() {
-    if (!fusionRequested && tick - firstTick >= Fusion.BACKGROUND_AFTER_TICKS) {
-      fusionRequested = true;
-      FusedCompiler.inBackground(() -> pendingFused = generate());
-    }
-  }
-
-  private void evaluateSlowly(Row input, Row output) {
-    FusedStreams pending = pendingFused;
-    if (pending != null && fused == null && !retired) {
-      fused = pending; // the switch happens between two ticks, on the owner thread
-      pendingFused = null;
-    }
+  /** Throws why this monitor may not evaluate a tick (failed, or replaced). */
+  private void refuseTick() {
     if (failure != null) {
       throw failure;
     }
     if (retired) {
       throw new IllegalStateException("this monitor was replaced and may not be used");
     }
-    // A row of the wrong width is the caller's mistake, not a runtime error of the spec: it
-    // must neither poison the monitor nor fail after the tick was committed (output rows are
-    // written last).
-    requireWidth(input, inputCells.length, "input");
-    requireWidth(output, outputCells.length, "output");
-    try {
-      if (fused != null) {
-        fused.run(input, output);
-        current = -1;
-        tick++;
+  }
+
+  private FusedStreams generate() {
+    return FusedCompiler.compile(this, order, checkedStreams, inputCells, checkedTypes,
+        inputHandles, outputCells, ringCells, committing, hasDynamic);
+  }
+
+  /**
+   * The tick path until generated code replaces it (for good with {@link Fusion#OFF}): the
+   * interpreter behind the same {@link FusedStreams} call as the generated code.
+   *
+   * <h2>Implementation note</h2>
+   * Two things keep the JIT from compiling {@code evaluate} and {@code step} into methods too
+   * big to be inlined into the caller. One call site for both stages: a separate interpreter
+   * branch, taken during warm-up only, would make the generated code's call look cold. And the
+   * interpreter is reached through method handles held in non-final static fields, which the
+   * JIT cannot see through: inlined, the interpreter (hot while the code was being generated)
+   * would make {@code evaluate}'s compiled code big.
+   */
+  private final class Interpreted implements FusedStreams {
+    @Override
+    public void run(Row input, Row output) {
+      FusedStreams generated = takeGenerated();
+      if (generated != null) {
+        generated.run(input, output);
         return;
       }
-      readInputs(input);
-      if (!hasDynamic) {
-        for (StreamCell c : order) {
-          current = c.index;
-          Node root = c.root;
-          root.eval();
-          c.set(root);
-          if (checkedTypes[c.index] != null) {
-            checkType(c);
-          }
-        }
-      } else {
-        for (StreamCell c : order) {
-          ensureEvaluated(c);
-        }
+      try {
+        interpretRow.invokeExact(DataflowMonitor.this, input, output);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
       }
-      checkOutputs();
-      current = -1;
-      commit();
-      for (int j = 0; j < outputCells.length; j++) {
-        outputCells[j].copyTo(output, j);
+    }
+
+    @Override
+    public void step() {
+      FusedStreams generated = takeGenerated();
+      if (generated != null) {
+        generated.step();
+        return;
       }
-      tick++;
-    } catch (Throwable e) {
-      throw failed(e);
+      try {
+        interpretStaged.invokeExact(DataflowMonitor.this);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  // Not final: see Interpreted. Set once, by the static initializer.
+  private static java.lang.invoke.MethodHandle interpretRow;
+  private static java.lang.invoke.MethodHandle interpretStaged;
+
+  static {
+    try {
+      java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+      interpretRow = lookup.findVirtual(DataflowMonitor.class, "interpretRow",
+          java.lang.invoke.MethodType.methodType(void.class, Row.class, Row.class));
+      interpretStaged = lookup.findVirtual(DataflowMonitor.class, "interpretStaged",
+          java.lang.invoke.MethodType.methodType(void.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The interpreter's tick from an input row into an output row. */
+  private void interpretRow(Row input, Row output) {
+    readInputs(input);
+    evaluateStreams();
+    for (int j = 0; j < outputCells.length; j++) {
+      outputCells[j].copyTo(output, j);
     }
     maybeRequestFusion();
+  }
+
+  /** The interpreter's tick from the staged values of the input handles. */
+  private void interpretStaged() {
+    for (int i = 0; i < inputCells.length; i++) {
+      inputHandles[i].moveInto(inputCells[i]); // checked when set: nothing to check here
+    }
+    evaluateStreams();
+    maybeRequestFusion();
+  }
+
+  /**
+   * Installs the code generated in the background, if it is ready, and returns it. The switch
+   * happens at a tick's start, on the owner thread.
+   */
+  private FusedStreams takeGenerated() {
+    FusedStreams pending = pendingFused;
+    if (pending != null) {
+      fused = pending;
+      pendingFused = null;
+    }
+    return pending;
+  }
+
+  /** Background fusion: asks for the code once the monitor proved long-lived. */
+  private void maybeRequestFusion() {
+    // Counted before this tick's increment: the ticks evaluated so far.
+    if (!fusionRequested && tick + 1 - firstTick >= Fusion.BACKGROUND_AFTER_TICKS) {
+      fusionRequested = true;
+      FusedCompiler.inBackground(() -> pendingFused = generate());
+    }
+  }
+
+  /** The interpreter's tick after the inputs are in their cells: streams, checks, commit. */
+  private void evaluateStreams() {
+    if (!hasDynamic) {
+      for (StreamCell c : order) {
+        current = c.index;
+        Node root = c.root;
+        root.eval();
+        c.set(root);
+        if (checkedTypes[c.index] != null) {
+          checkType(c);
+        }
+      }
+    } else {
+      for (StreamCell c : order) {
+        ensureEvaluated(c);
+      }
+    }
+    checkOutputs();
+    current = -1;
+    commit();
+  }
+
+  /**
+   * The handle of input {@code name}, to set its value for the next {@link #step()}. Each call
+   * returns the same handle.
+   *
+   * @throws IllegalArgumentException when the program has no input of that name
+   */
+  public MonitorInput input(String name) {
+    int slot = program.inputs().slotOf(name);
+    if (slot < 0) {
+      throw new IllegalArgumentException("'" + name + "' is not an input of " + program.name()
+          + "; its inputs are " + program.inputs().names());
+    }
+    return inputHandles[slot];
+  }
+
+  /**
+   * The handle of output {@code name}, to read its value after a tick. Each call returns the
+   * same handle.
+   *
+   * @throws IllegalArgumentException when the program has no output of that name
+   */
+  public MonitorOutput output(String name) {
+    int slot = program.outputs().slotOf(name);
+    if (slot < 0) {
+      throw new IllegalArgumentException("'" + name + "' is not an output of "
+          + program.name() + "; its outputs are " + program.outputs().names());
+    }
+    return outputHandles[slot];
   }
 
   /** Turns what a tick threw into the monitor's failure (poisoning it) and returns it. */
@@ -579,7 +722,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   /** True when the streams run as generated code (for tests and diagnostics). */
   boolean isFused() {
-    return fused != null;
+    return !(fused instanceof Interpreted);
   }
 
   private MonitorException error(StreamCell at, String reason) {

@@ -48,10 +48,10 @@ final class FusedCompiler {
    * is too large or the JVM refuses the class (the interpreter then runs it).
    */
   static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked,
-      StreamCell[] inputs, TypeCheck.Compiled[] inputChecks, StreamCell[] outputs,
-      StreamCell[] ringCells, StreamCell[] committing, boolean dynamic) {
-    Tick tick = new Tick(order, checked, inputs, inputChecks, outputs, ringCells, committing,
-        monitor.untypedOutputs().length > 0, dynamic);
+      StreamCell[] inputs, TypeCheck.Compiled[] inputChecks, MonitorInput[] handles,
+      StreamCell[] outputs, StreamCell[] ringCells, StreamCell[] committing, boolean dynamic) {
+    Tick tick = new Tick(order, checked, inputs, inputChecks, handles, outputs, ringCells,
+        committing, monitor.untypedOutputs().length > 0, dynamic);
     List<Object> constants = new ArrayList<>();
     Map<Object, Integer> index = new IdentityHashMap<>();
     constant(monitor, constants, index);
@@ -60,6 +60,9 @@ final class FusedCompiler {
       if (inputChecks[c.index] != null) {
         constant(inputChecks[c.index], constants, index);
       }
+    }
+    for (MonitorInput h : handles) {
+      constant(h, constants, index);
     }
     for (StreamCell c : outputs) {
       constant(c, constants, index);
@@ -198,7 +201,7 @@ final class FusedCompiler {
 
   /** What one tick does besides the streams: inputs, checks, commit, outputs. */
   private record Tick(StreamCell[] order, boolean[] checked, StreamCell[] inputs,
-      TypeCheck.Compiled[] inputChecks, StreamCell[] outputs, StreamCell[] ringCells,
+      TypeCheck.Compiled[] inputChecks, MonitorInput[] handles, StreamCell[] outputs, StreamCell[] ringCells,
       StreamCell[] committing, boolean checkOutputs, boolean dynamic) {}
 
   private static byte[] generate(Tick tick, List<List<Node>> schedules,
@@ -234,6 +237,39 @@ final class FusedCompiler {
       cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
           stream(cf, name, order[s], schedules.get(s), tick.checked()[order[s].index],
               tick.dynamic(), constants, index));
+    }
+    streamsAndCommit(run, cf, name, tick, constants, index);
+    for (int j = 0; j < tick.outputs().length; j++) {
+      getConstant(run, cf, name, tick.outputs()[j], constants, index);
+      run.op(ClassFile.Code.ALOAD_2);
+      run.intConstant(cf, j);
+      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "copyTo", "(" + row + "I)V"));
+    }
+    run.op(ClassFile.Code.RETURN);
+    run.maxStack = 5;
+    run.maxLocals = 3;
+    cf.method(ClassFile.ACC_PUBLIC, "run", "(" + row + row + ")V", run);
+    // step(): the staged values of the typed input handles instead of a row, no output row.
+    ClassFile.Code step = new ClassFile.Code();
+    for (int i = 0; i < tick.inputs().length; i++) {
+      getConstant(step, cf, name, tick.handles()[i], constants, index);
+      getConstant(step, cf, name, tick.inputs()[i], constants, index);
+      step.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(NODE_PACKAGE + "MonitorInput",
+          "moveInto", "(L" + CELL + ";)V"));
+    }
+    streamsAndCommit(step, cf, name, tick, constants, index);
+    step.op(ClassFile.Code.RETURN);
+    step.maxStack = 2;
+    step.maxLocals = 1;
+    cf.method(ClassFile.ACC_PUBLIC, "step", "()V", step);
+    return cf.toBytes();
+  }
+
+  /** The tick once the inputs are in their cells: the streams, the checks, the commit. */
+  private static void streamsAndCommit(ClassFile.Code run, ClassFile cf, String name, Tick tick,
+      List<Object> constants, Map<Object, Integer> index) {
+    Object monitor = constants.get(0);
+    for (int s = 0; s < tick.order().length; s++) {
       run.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(name, "s" + s, "()V"));
     }
     if (tick.checkOutputs()) {
@@ -250,17 +286,6 @@ final class FusedCompiler {
       getConstant(run, cf, name, c, constants, index);
       run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
     }
-    for (int j = 0; j < tick.outputs().length; j++) {
-      getConstant(run, cf, name, tick.outputs()[j], constants, index);
-      run.op(ClassFile.Code.ALOAD_2);
-      run.intConstant(cf, j);
-      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "copyTo", "(" + row + "I)V"));
-    }
-    run.op(ClassFile.Code.RETURN);
-    run.maxStack = 5;
-    run.maxLocals = 3;
-    cf.method(ClassFile.ACC_PUBLIC, "run", "(" + row + row + ")V", run);
-    return cf.toBytes();
   }
 
   /** Loads the class data array into the static final fields. */
@@ -665,20 +690,33 @@ final class FusedCompiler {
       code.jump(ClassFile.Code.IF_ICMPNE, otherwise);
     }
 
-    /** Both operands are present: remember them as the lifting memories. */
+    /**
+     * Both operands are present: remember them as the lifting memories. A tag is stored only
+     * when it changes and a constant operand's memory never (it is read only when the operand
+     * is NoVal, which a constant never is): stores dominate a scalar tick.
+     */
     private void holdBoth(TypedNodes.TypedBinary t, Val l, Val r, int kind) {
+      hold(t, t.left, l, kind, "heldLeftTag", "heldLeft");
+      hold(t, t.right, r, kind, "heldRightTag", "heldRight");
+    }
+
+    private void hold(TypedNodes.TypedBinary t, Node operand, Val v, int kind, String tagField,
+        String bitsField) {
+      if (operand instanceof Nodes.Const) {
+        return;
+      }
+      ClassFile.Code.Label same = new ClassFile.Code.Label();
+      get(t);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, tagField, "B"));
+      code.smallInt(kind);
+      code.jump(ClassFile.Code.IF_ICMPEQ, same);
       get(t);
       code.smallInt(kind);
-      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldLeftTag", "B"));
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, tagField, "B"));
+      code.place(same);
       get(t);
-      loadBits(l);
-      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldLeft", "J"));
-      get(t);
-      code.smallInt(kind);
-      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldRightTag", "B"));
-      get(t);
-      loadBits(r);
-      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "heldRight", "J"));
+      loadBits(v);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, bitsField, "J"));
     }
 
     private void loadDouble(Val v) {

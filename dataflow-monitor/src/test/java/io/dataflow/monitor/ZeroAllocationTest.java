@@ -74,18 +74,31 @@ class ZeroAllocationTest {
    * path that allocates once compiled allocates in every round and fails.
    */
   private static Result measure(String spec, Feed feed) {
+    return measure(spec, m -> {
+      Row in = m.inputs().newRow();
+      Row out = m.outputs().newRow();
+      return i -> {
+        feed.fill(in, i);
+        m.evaluate(in, out);
+        return out.bits(0);
+      };
+    });
+  }
+
+  /** {@link #measure(String, Feed)} for any tick path: {@code path} evaluates tick i. */
+  private static Result measure(String spec,
+      java.util.function.Function<DataflowMonitor, java.util.function.IntToLongFunction> path) {
     assertThat(THREADS.isThreadAllocatedMemorySupported()).isTrue();
     THREADS.setThreadAllocatedMemoryEnabled(true);
     DataflowMonitor m = DataflowMonitor.create(DataflowProgram.compile("bench.dsrv", spec));
-    Row in = m.inputs().newRow();
-    Row out = m.outputs().newRow();
-    long sum = run(m, in, out, feed, 0, WARM_UP);
+    java.util.function.IntToLongFunction tick = path.apply(m);
+    long sum = run(tick, 0, WARM_UP);
     int ticks = WARM_UP;
     java.util.List<Long> rounds = new java.util.ArrayList<>();
     do {
       long overhead = counterOverhead();
       long before = allocatedBytes();
-      sum += run(m, in, out, feed, ticks, MEASURED);
+      sum += run(tick, ticks, MEASURED);
       long after = allocatedBytes();
       ticks += MEASURED;
       rounds.add(after - before - overhead);
@@ -93,13 +106,10 @@ class ZeroAllocationTest {
     return new Result(rounds, sum, ticks);
   }
 
-
-  private static long run(DataflowMonitor m, Row in, Row out, Feed feed, int from, int n) {
+  private static long run(java.util.function.IntToLongFunction tick, int from, int n) {
     long sum = 0;
     for (int i = from; i < from + n; i++) {
-      feed.fill(in, i & MASK);
-      m.evaluate(in, out);
-      sum += out.bits(0);
+      sum += tick.applyAsLong(i & MASK);
     }
     return sum;
   }
@@ -121,6 +131,24 @@ class ZeroAllocationTest {
     assertThat(r.checksum()).as("checksum").isEqualTo(expected(i -> X[i] + Y[i], r.ticks()));
     assertThat(r.lastRound()).as("bytes allocated per %d ticks of simple_add, by round: %s",
         MEASURED, r.rounds()).isZero();
+  }
+
+  @Test
+  void simpleAddThroughTheTypedHandlesAllocatesNothingInSteadyState() {
+    Result r = measure("in x: Int\nin y: Int\nout z: Int\nz = x + y", m -> {
+      MonitorInput x = m.input("x");
+      MonitorInput y = m.input("y");
+      MonitorOutput z = m.output("z");
+      return i -> {
+        x.setInt(X[i]);
+        y.setInt(Y[i]);
+        m.step();
+        return z.getInt();
+      };
+    });
+    assertThat(r.checksum()).as("checksum").isEqualTo(expected(i -> X[i] + Y[i], r.ticks()));
+    assertThat(r.lastRound()).as("bytes allocated per %d ticks of simple_add (step), by round: "
+        + "%s", MEASURED, r.rounds()).isZero();
   }
 
   @Test

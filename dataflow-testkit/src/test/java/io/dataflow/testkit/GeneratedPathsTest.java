@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.InputWindow;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.TypingMode;
 import io.dataflow.testkit.Runs.Run;
 import java.time.Duration;
@@ -17,10 +18,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Generated specs and traces give identical output through every library path: the bare
- * monitor, the runtime stepped by the harness, the runtime in the caller's thread reading the
- * rendered trace file, and (every 4th seed) the runtime on its own thread with random batch
- * sizes, flush policy and batching input window; another layout of the same spec (declaration
- * order, inline equations, comments) gives the same output too. A risky spec may
+ * monitor (through rows, and through its typed handles), the runtime stepped by the harness,
+ * the runtime in the caller's thread reading the rendered trace file, and (every 4th seed) the
+ * runtime on its own thread with random batch sizes, flush policy and batching input window;
+ * another layout of the same spec (declaration order, inline equations, comments) gives the
+ * same output too. A risky spec may
  * fail with a runtime error; then every path fails at the same tick and stream after the same
  * rows. Catches: a path that reorders, drops or synthesizes ticks, loses the last tick of a
  * batch, reads a gap as anything but an empty tick, or evaluates past a failure.
@@ -55,6 +57,9 @@ class GeneratedPathsTest {
       // When two streams fail in one tick, the one reported depends on declaration order.
       assertThat(Runs.interpreted(spec.text(), TypingMode.GRADUAL, trace))
           .as("the interpreter and the generated code agree").isEqualTo(monitor);
+      assertThat(Runs.handles(spec.text(), TypingMode.GRADUAL, trace,
+          DataflowMonitor.Options.DEFAULT.withFused(seed % 3 != 0)))
+          .as("the typed handles (step) agree with the rows (evaluate)").isEqualTo(monitor);
       Run relaid = Runs.monitor(spec.withLayoutSeed(~seed).text(), TypingMode.GRADUAL, trace);
       assertThat(relaid.lines()).as("another layout of the same spec").isEqualTo(monitor.lines());
       assertThat(tickOf(relaid.failure())).as("another layout fails in the same tick")

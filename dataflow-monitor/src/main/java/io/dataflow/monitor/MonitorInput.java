@@ -1,0 +1,175 @@
+package io.dataflow.monitor;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+
+/**
+ * One input stream of a {@link DataflowMonitor}, set directly for the next
+ * {@link DataflowMonitor#step()}: the typed alternative to filling an input {@code Row}.
+ *
+ * <p>A value set here is staged until the next step takes it; an input that was not set since
+ * the previous step is NoVal in that step (a tick lists only its present inputs, as in a trace).
+ * Setting twice before a step keeps the second value. The value is checked against the input's
+ * declared type when it is set, so a wrong value throws {@link IllegalArgumentException} here,
+ * stages nothing and leaves the monitor healthy (an input {@code Row} with the same value would
+ * fail the monitor at {@code evaluate}).
+ *
+ * <p>A handle belongs to the monitor that made it ({@link DataflowMonitor#input(String)}); after
+ * a reconfiguration, take the new monitor's handles. {@link DataflowMonitor#evaluate} reads its
+ * input row and ignores what is staged here.
+ *
+ * <p>Thread-safety: owner thread only, like its monitor.
+ */
+public final class MonitorInput {
+  private final String name;
+  private final TypeCheck.Compiled check;
+  private final boolean acceptsInt;
+  private final boolean acceptsFloat;
+  private final boolean acceptsBool;
+  private final boolean acceptsStr;
+  // The staged value (the fields of a Slot: the generated step reads them as constants' fields).
+  private byte tag = Kind.NOVAL;
+  private long bits;
+  private Object ref;
+
+  MonitorInput(String name, TypeCheck.Compiled check) {
+    this.name = name;
+    this.check = check;
+    this.acceptsInt = accepts(check, Kind.INT);
+    this.acceptsFloat = accepts(check, Kind.FLOAT);
+    this.acceptsBool = accepts(check, Kind.BOOL);
+    this.acceptsStr = accepts(check, Kind.STR);
+  }
+
+  private static boolean accepts(TypeCheck.Compiled check, byte kind) {
+    if (check == null) {
+      return true;
+    }
+    Slot probe = new Slot();
+    probe.setRaw(kind, 0, kind == Kind.STR ? "" : null);
+    return check.matches(probe);
+  }
+
+  /** The input's name in the specification. */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Stages an Int.
+   *
+   * @throws IllegalArgumentException when the input is not declared Int (or untyped)
+   */
+  public void setInt(long value) {
+    if (!acceptsInt) {
+      throw mismatch("Int");
+    }
+    stage(Kind.INT, value);
+  }
+
+  /**
+   * Stages a Float.
+   *
+   * @throws IllegalArgumentException when the input is not declared Float (or untyped)
+   */
+  public void setFloat(double value) {
+    if (!acceptsFloat) {
+      throw mismatch("Float");
+    }
+    stage(Kind.FLOAT, Double.doubleToRawLongBits(value));
+  }
+
+  /**
+   * Stages a Bool.
+   *
+   * @throws IllegalArgumentException when the input is not declared Bool (or untyped)
+   */
+  public void setBool(boolean value) {
+    if (!acceptsBool) {
+      throw mismatch("Bool");
+    }
+    stage(Kind.BOOL, value ? 1 : 0);
+  }
+
+  /**
+   * Stages a Str.
+   *
+   * @throws IllegalArgumentException when the input is not declared Str or Expr (or untyped)
+   * @throws NullPointerException when {@code value} is null
+   */
+  public void setStr(String value) {
+    java.util.Objects.requireNonNull(value, "value");
+    if (!acceptsStr) {
+      throw mismatch("Str");
+    }
+    tag = Kind.STR;
+    bits = 0;
+    if (ref != value) {
+      ref = value; // a reference store pays a GC barrier: only when it changes
+    }
+  }
+
+  /**
+   * Stages any value ({@link Value#NOVAL} makes the input absent, like {@link #setNoVal()}).
+   *
+   * @throws IllegalArgumentException when the value does not match the declared type
+   * @throws NullPointerException when {@code value} is null
+   */
+  public void set(Value value) {
+    java.util.Objects.requireNonNull(value, "value");
+    Slot probe = new Slot();
+    probe.setValue(value);
+    if (check != null && !check.matches(probe)) {
+      throw new IllegalArgumentException("input '" + name + "' is declared " + check
+          + " but got a value of type " + TypeCheck.describe(probe));
+    }
+    tag = probe.tag;
+    bits = probe.bits;
+    ref = probe.ref;
+  }
+
+  /** Makes the input absent in the next step (the default for an input not set). */
+  public void setNoVal() {
+    tag = Kind.NOVAL;
+    clearRef();
+  }
+
+  /** Whether a value is staged for the next step. */
+  public boolean isStaged() {
+    return tag != Kind.NOVAL;
+  }
+
+  private void stage(byte kind, long payload) {
+    tag = kind;
+    bits = payload;
+    clearRef();
+  }
+
+  private void clearRef() {
+    if (ref != null) {
+      ref = null;
+    }
+  }
+
+  private IllegalArgumentException mismatch(String got) {
+    return new IllegalArgumentException("input '" + name + "' is declared " + check
+        + " but got a value of type " + got);
+  }
+
+  /** The step takes the staged value into the input's cell; the input is NoVal until set. */
+  void moveInto(StreamCell c) {
+    byte t = tag;
+    c.overwriting(t);
+    if (t == Kind.NOVAL) {
+      c.setNoVal();
+    } else {
+      c.setRaw(t, bits, ref);
+      tag = Kind.NOVAL;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "MonitorInput[" + name + (check == null ? "" : ": " + check) + "]";
+  }
+}
