@@ -245,9 +245,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
     this.ringCells = java.util.Arrays.stream(cells).filter(c -> c.ring != null)
         .toArray(StreamCell[]::new);
     // Lambda call sites register their instances' state lazily, so they commit too.
+    for (StreamCell c : cells) {
+      c.commitsGrow = c.root != null && Compiler.containsCallSite(
+          program.checked.streams().get(c.index).equation().expr());
+    }
     this.committing = java.util.Arrays.stream(cells)
-        .filter(c -> !c.commits.isEmpty() || (c.root != null && Compiler.containsCallSite(
-            program.checked.streams().get(c.index).equation().expr())))
+        .filter(c -> !c.commits.isEmpty() || c.commitsGrow)
         .toArray(StreamCell[]::new);
     boolean[] checked = new boolean[n];
     for (int i = 0; i < n; i++) {

@@ -192,8 +192,14 @@ final class DynamicBodies {
 
     final Template template;
     final Node root;
+    /** The check of the body's result against its expected type, or null for none. */
+    final TypeCheck.Compiled resultCheck;
     private final List<Committable> commits = new ArrayList<>();
-    private FusedStreams.Body fused;
+    /**
+     * How the body runs: {@link Interpreting} until generated code replaces it. One call site
+     * for both keeps the JIT's profile honest (see {@code DataflowMonitor.Interpreted}).
+     */
+    private FusedStreams.Body body = new Interpreting();
     private volatile FusedStreams.Body pending;
     private int ticks;
 
@@ -209,26 +215,35 @@ final class DynamicBodies {
       NodeBuilder builder = new NodeBuilder(monitor.program.checked.byName(), template.types(),
           new BodyStreams(rings), commits, new Functions());
       this.root = builder.build(template.expr(), NodeBuilder.Locals.NONE);
+      this.resultCheck = template.resultType() == null ? null
+          : new TypeCheck.Compiled(template.resultType());
     }
 
     /** Evaluates the body once; a body that stays active gets generated code. */
     void eval() {
-      FusedStreams.Body f = fused;
-      if (f != null) {
-        f.run();
-        return;
-      }
-      if (pending != null) {
-        fused = pending; // generated in the background; switch between two evaluations
-        fused.run();
-        return;
-      }
-      root.eval();
-      if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
-        if (monitor.fusesEagerly()) {
-          fused = FusedCompiler.compileBody(root);
-        } else {
-          FusedCompiler.inBackground(() -> pending = FusedCompiler.compileBody(root));
+      body.run();
+    }
+
+    /** The body through the interpreter, counting evaluations until code is generated. */
+    private final class Interpreting implements FusedStreams.Body {
+      @Override
+      public void run() {
+        FusedStreams.Body generated = pending;
+        if (generated != null) {
+          body = generated; // generated in the background; switch between two evaluations
+          generated.run();
+          return;
+        }
+        root.eval();
+        if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
+          if (monitor.fusesEagerly()) {
+            FusedStreams.Body now = FusedCompiler.compileBody(root);
+            if (now != null) {
+              body = now;
+            }
+          } else {
+            FusedCompiler.inBackground(() -> pending = FusedCompiler.compileBody(root));
+          }
         }
       }
     }

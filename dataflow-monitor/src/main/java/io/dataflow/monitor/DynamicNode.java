@@ -117,8 +117,8 @@ final class DynamicNode extends Node implements Committable {
       set(last);
       return;
     }
-    Type check = active.template.resultType();
-    if (check != null && !TypeCheck.matches(check, body)) {
+    TypeCheck.Compiled check = active.resultCheck;
+    if (check != null && !check.matches(body)) {
       throw new EvalError(kindWord() + " property produced a value of type "
           + Kind.name(body.tag) + " but " + check + " is expected");
     }

@@ -73,6 +73,11 @@ final class FusedCompiler {
     }
     for (StreamCell c : committing) {
       constant(c, constants, index);
+      if (commitsDirectly(c)) {
+        for (Committable k : c.commits) {
+          constant(k, constants, index);
+        }
+      }
     }
     List<List<Node>> schedules = new ArrayList<>();
     for (StreamCell c : order) {
@@ -80,6 +85,9 @@ final class FusedCompiler {
       postOrder(c.root, schedule);
       schedules.add(schedule);
       constant(c, constants, index);
+      if (checked[c.index]) {
+        constant(inputChecks[c.index], constants, index); // the stream's check, run inline
+      }
       constant(c.root, constants, index);
       for (Node n : schedule) {
         constant(n, constants, index);
@@ -235,7 +243,8 @@ final class FusedCompiler {
     }
     for (int s = 0; s < order.length; s++) {
       cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
-          stream(cf, name, order[s], schedules.get(s), tick.checked()[order[s].index],
+          stream(cf, name, order[s], schedules.get(s),
+              tick.checked()[order[s].index] ? tick.inputChecks()[order[s].index] : null,
               tick.dynamic(), constants, index));
     }
     streamsAndCommit(run, cf, name, tick, constants, index);
@@ -283,9 +292,34 @@ final class FusedCompiler {
           "(L" + NODE_PACKAGE + "Slot;)V"));
     }
     for (StreamCell c : tick.committing()) {
-      getConstant(run, cf, name, c, constants, index);
-      run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
+      if (commitsDirectly(c)) {
+        // Direct calls on constant receivers of exact classes: no list walk, no dispatch.
+        for (Committable k : c.commits) {
+          getConstant(run, cf, name, k, constants, index);
+          run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(internalName(k), "commit",
+              "()V"));
+        }
+      } else {
+        getConstant(run, cf, name, c, constants, index);
+        run.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "commitAll", "()V"));
+      }
     }
+  }
+
+  /**
+   * Whether a stream's commits can be called one by one from generated code: its list is fixed
+   * (no lambda call site adds to it later) and holds only classes the generated code may name.
+   */
+  private static boolean commitsDirectly(StreamCell c) {
+    if (c.commitsGrow) {
+      return false;
+    }
+    for (Committable k : c.commits) {
+      if (!(k instanceof DynamicNode || k instanceof TemporalNodes.Delay)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Loads the class data array into the static final fields. */
@@ -316,7 +350,7 @@ final class FusedCompiler {
 
   /** One stream: compute its nodes, store the root into the cell, check, attribute failures. */
   private static ClassFile.Code stream(ClassFile cf, String name, StreamCell cell,
-      List<Node> schedule, boolean check, boolean dynamic, List<Object> constants,
+      List<Node> schedule, TypeCheck.Compiled check, boolean dynamic, List<Object> constants,
       Map<Object, Integer> index) {
     Emitter e = new Emitter(cf, name, constants, index);
     ClassFile.Code c = e.code;
@@ -355,11 +389,19 @@ final class FusedCompiler {
       c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "set",
           "(L" + NODE_PACKAGE + "Slot;)V"));
     }
-    if (check) {
+    if (check != null) {
+      // The tag comparison inline; the monitor builds the error when it fails.
+      ClassFile.Code.Label ok = new ClassFile.Code.Label();
+      getConstant(c, cf, name, check, constants, index);
+      getConstant(c, cf, name, cell, constants, index);
+      c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(NODE_PACKAGE + "TypeCheck$Compiled",
+          "matches", "(L" + SLOT + ";)Z"));
+      c.jump(ClassFile.Code.IFNE, ok);
       getConstant(c, cf, name, constants.get(0), constants, index);
       getConstant(c, cf, name, cell, constants, index);
       c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "checkType",
           "(L" + CELL + ";)V"));
+      c.place(ok);
     }
     if (dynamic) {
       getConstant(c, cf, name, constants.get(0), constants, index);

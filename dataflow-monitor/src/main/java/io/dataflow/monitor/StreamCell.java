@@ -32,6 +32,8 @@ final class StreamCell extends Node {
   private final Slot heldPresent = new Slot();
   /** Operator state committed after each successful row. */
   final List<Committable> commits = new ArrayList<>(0);
+  /** Whether {@link #commits} may grow while ticks run (lambda call sites register lazily). */
+  boolean commitsGrow;
   /** The streams this one reads this tick in the owner's program (dynamic programs only). */
   StreamCell[] sameTick = NONE;
   long evaluatedAt = -1;

@@ -105,6 +105,20 @@ class FusedEvaluatorTest {
   }
 
   @Test
+  void aDeclaredTypeIsCheckedInlineAndAWrongValueFailsLikeTheInterpreter() {
+    String spec = "in x\nin e\nout z: Int = x\nout d: Int = dynamic(e)\nout after = 1";
+    for (DataflowMonitor m : new DataflowMonitor[] {fused(spec),
+        DataflowMonitor.create(DataflowProgram.compile("s.dsrv", spec), FUSED.withFused(false))}) {
+      assertThat(m.evaluate(Map.of("x", Value.of(3), "e", Value.of("x"))))
+          .containsEntry("z", Value.of(3)).containsEntry("d", Value.of(3));
+      assertThatThrownBy(() -> m.evaluate(Map.of("x", Value.of("three"))))
+          .isInstanceOf(MonitorException.class)
+          .hasMessage("tick 1: stream 'z': stream 'z' is declared Int but got a value of type "
+              + "Str");
+    }
+  }
+
+  @Test
   void aFailureInGeneratedCodeNamesItsStreamAndPoisonsTheMonitor() {
     DataflowMonitor m = fused("in x: Int\nout ok = x + 1\nout q = 10 / x\nout after = x * 2");
     m.evaluate(Map.of("x", Value.of(5)));
