@@ -76,6 +76,23 @@ class MonitorHandlesTest {
         fusion != DataflowMonitor.Fusion.OFF);
   }
 
+  /** The example of docs/getting-started.md, "Embedding in Java". */
+  @org.junit.jupiter.api.Test
+  void theGettingStartedExampleComputesWhatItSays() {
+    DataflowProgram program = DataflowProgram.compile("counter.dsrv",
+        "in x\nout z\nz = default(z[1], 0) + x");
+    DataflowMonitor monitor = DataflowMonitor.create(program);
+    MonitorInput x = monitor.input("x");
+    MonitorOutput z = monitor.output("z");
+    x.setInt(5);
+    monitor.step();
+    long sum = z.getInt();
+    assertThat(sum).isEqualTo(5);
+    x.setInt(2);
+    monitor.step();
+    assertThat(z.getInt()).isEqualTo(7);
+  }
+
   @ParameterizedTest
   @EnumSource(DataflowMonitor.Fusion.class)
   void anInputNotSetSinceTheLastStepIsAbsent(DataflowMonitor.Fusion fusion) {
