@@ -24,6 +24,9 @@ class ReportTest {
       + result("MonitorBench.monitor", "\"workload\": \"counter\"", 9.0, 0) + ",\n"
       + result("TypedMonitorBench.typed", "\"workload\": \"counter\"", 8.0, 0) + ",\n"
       + result("BaselineBench.baseline", "\"workload\": \"counter\"", 3.0, 0) + ",\n"
+      + result("MonitorBench.monitor", "\"workload\": \"threshold\"", 5.0, 0) + ",\n"
+      + result("TypedMonitorBench.typed", "\"workload\": \"threshold\"", 4.0, 12.0) + ",\n"
+      + result("BaselineBench.baseline", "\"workload\": \"threshold\"", 2.0, 0) + ",\n"
       + result("RowFloorBench.row", "\"workload\": \"simple_add\"", 3.0, 0) + ",\n"
       + result("ThreadedRuntimeBench.threaded", "\"workload\": \"simple_add\"", 250.0, 1.5)
       + ",\n"
@@ -42,6 +45,9 @@ class ReportTest {
         "counter monitor 9.00 3.00 3.00 0.000",
         "counter typed 8.00 3.00 2.67 0.000",
         "counter baseline 3.00 3.00 1.00 0.000",
+        "threshold monitor 5.00 2.00 2.50 0.000",
+        "threshold typed 4.00 2.00 2.00 12.000",
+        "threshold baseline 2.00 2.00 1.00 0.000",
         "dynamic monitor 20.00 - - 88.000",
         "cutover_100 monitor+compile 2500000 - - 500000.000");
   }
@@ -52,7 +58,8 @@ class ReportTest {
     assertThat(targets).extracting(l -> l[0] + " " + l[1]).contains(
         "MET simple_add monitor API <= 3x baseline, 0 B/tick",
         "MET counter monitor API <= 3x baseline, 0 B/tick",
-        "NOT RUN threshold monitor API <= 3x baseline, 0 B/tick",
+        "MET threshold monitor API <= 3x baseline, 0 B/tick",
+        "NOT RUN window3 monitor API <= 4x baseline, 0 B/tick",
         "MISSED dynamic monitor <= 3x simple_add monitor",
         "MISSED simple_add threaded >= 5000000 ticks/s",
         "MISSED cutover_100 monitor+compile < 1 ms");
@@ -60,6 +67,8 @@ class ReportTest {
         + "0.000 B/tick; typed: 3.50x; the row contract alone: 1.50x");
     assertThat(targets.get(1)[2]).as("judged on the faster entry point").isEqualTo(
         "2.67x (8.00 vs 3.00 ns) through typed, 0.000 B/tick; monitor: 3.00x");
+    assertThat(targets.get(2)[2]).as("the faster path allocates: the other one meets it")
+        .isEqualTo("2.50x (5.00 vs 2.00 ns) through monitor, 0.000 B/tick; typed: 2.00x");
     assertThat(Report.read(List.of(JSON)).throughput()).extracting(l -> l[2])
         .containsExactly("4000000");
   }

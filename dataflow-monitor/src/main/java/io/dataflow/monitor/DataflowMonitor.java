@@ -207,11 +207,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
     this.outputCells = pick(program.outputIndex);
     this.inputHandles = new MonitorInput[inputCells.length];
     for (int i = 0; i < inputCells.length; i++) {
-      inputHandles[i] = new MonitorInput(inputCells[i].name, checkedTypes[inputCells[i].index]);
+      inputHandles[i] = new MonitorInput(this, inputCells[i].name,
+          checkedTypes[inputCells[i].index]);
     }
     this.outputHandles = new MonitorOutput[outputCells.length];
     for (int i = 0; i < outputCells.length; i++) {
-      outputHandles[i] = new MonitorOutput(outputCells[i]);
+      outputHandles[i] = new MonitorOutput(this, outputCells[i]);
     }
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = !program.hasLambda ? new StreamCell[0]
@@ -530,8 +531,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   /**
-   * The tick path until generated code replaces it (for good with {@link Fusion#OFF}): the
-   * interpreter behind the same {@link FusedStreams} call as the generated code.
+   * The tick path until generated code replaces it (for good with {@link Fusion#OFF}, or when
+   * the JVM refuses the generated class): the interpreter behind the same {@link FusedStreams}
+   * call as the generated code.
    *
    * <h2>Implementation note</h2>
    * Two things keep the JIT from compiling {@code evaluate} and {@code step} into methods too
@@ -699,6 +701,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       return poison(m);
     }
     if (e instanceof Error err) {
+      current = -1; // not poisoned: the next tick must not name this one's stream
       throw err; // OutOfMemoryError and friends are not the specification's fault
     }
     throw new IllegalStateException(e);
@@ -721,6 +724,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
   /** Whether generated code is made on the caller's thread (eager) or in the background. */
   boolean fusesEagerly() {
     return fusion == Fusion.EAGER;
+  }
+
+  /** Whether a reconfiguration replaced this monitor (its handles then refuse to be read). */
+  boolean isRetired() {
+    return retired;
   }
 
   /** True when the streams run as generated code (for tests and diagnostics). */

@@ -209,8 +209,8 @@ final class FusedCompiler {
 
   /** What one tick does besides the streams: inputs, checks, commit, outputs. */
   private record Tick(StreamCell[] order, boolean[] checked, StreamCell[] inputs,
-      TypeCheck.Compiled[] inputChecks, MonitorInput[] handles, StreamCell[] outputs, StreamCell[] ringCells,
-      StreamCell[] committing, boolean checkOutputs, boolean dynamic) {}
+      TypeCheck.Compiled[] inputChecks, MonitorInput[] handles, StreamCell[] outputs,
+      StreamCell[] ringCells, StreamCell[] committing, boolean checkOutputs, boolean dynamic) {}
 
   private static byte[] generate(Tick tick, List<List<Node>> schedules,
       List<Object> constants, Map<Object, Integer> index) {

@@ -10,9 +10,10 @@ import io.dataflow.core.Value;
  * <p>A value set here is staged until the next step takes it; an input that was not set since
  * the previous step is NoVal in that step (a tick lists only its present inputs, as in a trace).
  * Setting twice before a step keeps the second value. The value is checked against the input's
- * declared type when it is set, so a wrong value throws {@link IllegalArgumentException} here,
- * stages nothing and leaves the monitor healthy (an input {@code Row} with the same value would
- * fail the monitor at {@code evaluate}).
+ * declared type when it is set, so a wrong value throws {@link IllegalArgumentException} here
+ * (naming the tick it was meant for, the input and both types), leaves the staged value as it
+ * was and the monitor healthy (an input {@code Row} with the same value would fail the monitor
+ * at {@code evaluate}).
  *
  * <p>A handle belongs to the monitor that made it ({@link DataflowMonitor#input(String)}); after
  * a reconfiguration, take the new monitor's handles. {@link DataflowMonitor#evaluate} reads its
@@ -21,6 +22,7 @@ import io.dataflow.core.Value;
  * <p>Thread-safety: owner thread only, like its monitor.
  */
 public final class MonitorInput {
+  private final DataflowMonitor monitor;
   private final String name;
   private final TypeCheck.Compiled check;
   private final boolean acceptsInt;
@@ -32,7 +34,8 @@ public final class MonitorInput {
   private long bits;
   private Object ref;
 
-  MonitorInput(String name, TypeCheck.Compiled check) {
+  MonitorInput(DataflowMonitor monitor, String name, TypeCheck.Compiled check) {
+    this.monitor = monitor;
     this.name = name;
     this.check = check;
     this.acceptsInt = accepts(check, Kind.INT);
@@ -58,11 +61,11 @@ public final class MonitorInput {
   /**
    * Stages an Int.
    *
-   * @throws IllegalArgumentException when the input is not declared Int (or untyped)
+   * @throws IllegalArgumentException unless the input is declared Int or untyped
    */
   public void setInt(long value) {
     if (!acceptsInt) {
-      throw mismatch("Int");
+      throw refused("Int");
     }
     stage(Kind.INT, value);
   }
@@ -70,11 +73,11 @@ public final class MonitorInput {
   /**
    * Stages a Float.
    *
-   * @throws IllegalArgumentException when the input is not declared Float (or untyped)
+   * @throws IllegalArgumentException unless the input is declared Float or untyped
    */
   public void setFloat(double value) {
     if (!acceptsFloat) {
-      throw mismatch("Float");
+      throw refused("Float");
     }
     stage(Kind.FLOAT, Double.doubleToRawLongBits(value));
   }
@@ -82,11 +85,11 @@ public final class MonitorInput {
   /**
    * Stages a Bool.
    *
-   * @throws IllegalArgumentException when the input is not declared Bool (or untyped)
+   * @throws IllegalArgumentException unless the input is declared Bool or untyped
    */
   public void setBool(boolean value) {
     if (!acceptsBool) {
-      throw mismatch("Bool");
+      throw refused("Bool");
     }
     stage(Kind.BOOL, value ? 1 : 0);
   }
@@ -94,13 +97,13 @@ public final class MonitorInput {
   /**
    * Stages a Str.
    *
-   * @throws IllegalArgumentException when the input is not declared Str or Expr (or untyped)
+   * @throws IllegalArgumentException unless the input is declared Str, Expr or untyped
    * @throws NullPointerException when {@code value} is null
    */
   public void setStr(String value) {
     java.util.Objects.requireNonNull(value, "value");
     if (!acceptsStr) {
-      throw mismatch("Str");
+      throw refused("Str");
     }
     tag = Kind.STR;
     bits = 0;
@@ -120,8 +123,7 @@ public final class MonitorInput {
     Slot probe = new Slot();
     probe.setValue(value);
     if (check != null && !check.matches(probe)) {
-      throw new IllegalArgumentException("input '" + name + "' is declared " + check
-          + " but got a value of type " + TypeCheck.describe(probe));
+      throw refused(TypeCheck.describe(probe));
     }
     tag = probe.tag;
     bits = probe.bits;
@@ -151,9 +153,9 @@ public final class MonitorInput {
     }
   }
 
-  private IllegalArgumentException mismatch(String got) {
-    return new IllegalArgumentException("input '" + name + "' is declared " + check
-        + " but got a value of type " + got);
+  private IllegalArgumentException refused(String got) {
+    return new IllegalArgumentException("tick " + monitor.nextTick() + ": input '" + name
+        + "' is declared " + check + " but got a value of type " + got);
   }
 
   /** The step takes the staged value into the input's cell; the input is NoVal until set. */

@@ -14,15 +14,28 @@ import io.dataflow.core.Value;
  * value of exactly that kind and throw {@link IllegalStateException} otherwise.
  *
  * <p>A handle belongs to the monitor that made it ({@link DataflowMonitor#output(String)});
- * after a reconfiguration, take the new monitor's handles.
+ * after a reconfiguration, take the new monitor's handles: the old ones throw
+ * {@link IllegalStateException} (the stream's state now belongs to the new monitor).
  *
  * <p>Thread-safety: owner thread only, like its monitor.
  */
 public final class MonitorOutput {
+  private final DataflowMonitor monitor;
   private final StreamCell cell;
 
-  MonitorOutput(StreamCell cell) {
+  MonitorOutput(DataflowMonitor monitor, StreamCell cell) {
+    this.monitor = monitor;
     this.cell = cell;
+  }
+
+  /** The stream's cell while this handle's monitor is the live one (a transfer hands it on). */
+  private StreamCell cell() {
+    StreamCell c = cell;
+    if (c.owner != monitor || monitor.isRetired()) {
+      throw new IllegalStateException("output '" + c.name + "' belongs to a monitor that was "
+          + "replaced; take the handle from the new monitor");
+    }
+    return c;
   }
 
   /** The output's name in the specification. */
@@ -32,12 +45,12 @@ public final class MonitorOutput {
 
   /** The kind of the last tick's value ({@link Kind#NOVAL} when absent). */
   public byte kind() {
-    return cell.tag;
+    return cell().tag;
   }
 
   /** Whether the last tick produced a value (neither NoVal nor Deferred). */
   public boolean isPresent() {
-    return cell.tag > Kind.DEFERRED;
+    return cell().tag > Kind.DEFERRED;
   }
 
   /**
@@ -46,7 +59,7 @@ public final class MonitorOutput {
    * {@link #kind()}, reading without a check per call.
    */
   public long bits() {
-    return cell.bits;
+    return cell().bits;
   }
 
   /**
@@ -55,8 +68,7 @@ public final class MonitorOutput {
    * @throws IllegalStateException when the value is not an Int
    */
   public long getInt() {
-    require(Kind.INT);
-    return cell.bits;
+    return require(Kind.INT).bits;
   }
 
   /**
@@ -65,8 +77,7 @@ public final class MonitorOutput {
    * @throws IllegalStateException when the value is not a Float
    */
   public double getFloat() {
-    require(Kind.FLOAT);
-    return Double.longBitsToDouble(cell.bits);
+    return Double.longBitsToDouble(require(Kind.FLOAT).bits);
   }
 
   /**
@@ -75,24 +86,25 @@ public final class MonitorOutput {
    * @throws IllegalStateException when the value is not a Bool
    */
   public boolean getBool() {
-    require(Kind.BOOL);
-    return cell.bits != 0;
+    return require(Kind.BOOL).bits != 0;
   }
 
   /** The last tick's value, boxed (NoVal when absent). */
   public Value get() {
-    return cell.toValue();
+    return cell().toValue();
   }
 
-  private void require(byte kind) {
-    if (cell.tag != kind) {
-      throw new IllegalStateException("output '" + cell.name + "' holds "
-          + Kind.name(cell.tag) + ", not " + Kind.name(kind));
+  private StreamCell require(byte kind) {
+    StreamCell c = cell();
+    if (c.tag != kind) {
+      throw new IllegalStateException("output '" + c.name + "' holds "
+          + Kind.name(c.tag) + ", not " + Kind.name(kind));
     }
+    return c;
   }
 
   @Override
   public String toString() {
-    return "MonitorOutput[" + cell.name + "=" + cell + "]";
+    return "MonitorOutput[" + cell + "]"; // the cell prints as name=value
   }
 }

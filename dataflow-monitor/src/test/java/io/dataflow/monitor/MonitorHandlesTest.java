@@ -26,16 +26,20 @@ class MonitorHandlesTest {
   @ParameterizedTest
   @EnumSource(DataflowMonitor.Fusion.class)
   void stepComputesWhatEvaluateComputesOverALongRun(DataflowMonitor.Fusion fusion) {
-    String spec = "in x: Int\nin y: Int\nin t: Str\nout z = x + y\n"
+    // d's body reads x and y with run-long sample-and-hold: an absent input reads as its last
+    // present value, which the step must keep as the row path does.
+    String spec = "in x: Int\nin y: Int\nin t: Str\nin e: Str\nout z = x + y\n"
         + "out c: Int = default(c[1], 0) + default(x, 0)\nout w = default(x[2], -1) > y\n"
-        + "out s = t";
+        + "out s = t\nout d = dynamic(e)";
+    String[] texts = {"x + 4", "default(y, -1) * 2", "x"};
     DataflowMonitor rows = monitor(spec, fusion);
     DataflowMonitor typed = monitor(spec, fusion);
     MonitorInput x = typed.input("x");
     MonitorInput y = typed.input("y");
     MonitorInput t = typed.input("t");
+    MonitorInput e = typed.input("e");
     MonitorOutput[] outs = {typed.output("z"), typed.output("c"), typed.output("w"),
-        typed.output("s")};
+        typed.output("s"), typed.output("d")};
     Row in = rows.inputs().newRow();
     Row out = rows.outputs().newRow();
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
@@ -58,6 +62,11 @@ class MonitorHandlesTest {
       if (rnd.nextInt(8) == 0) {
         in.setStr(2, "s" + k);
         t.setStr("s" + k);
+      }
+      if (rnd.nextInt(300) == 0 || k == 3) {
+        String text = texts[rnd.nextInt(texts.length)];
+        in.setStr(3, text);
+        e.setStr(text);
       }
       rows.evaluate(in, out);
       typed.step();
@@ -130,12 +139,12 @@ class MonitorHandlesTest {
     MonitorInput x = m.input("x");
     x.setInt(4);
     assertThatThrownBy(() -> x.setFloat(1.5)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("input 'x' is declared Int but got a value of type Float");
+        .hasMessage("tick 0: input 'x' is declared Int but got a value of type Float");
     assertThatThrownBy(() -> x.set(Value.of("no")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("input 'x' is declared Int but got a value of type Str");
+        .hasMessage("tick 0: input 'x' is declared Int but got a value of type Str");
     assertThatThrownBy(() -> m.input("f").setInt(1))
-        .hasMessage("input 'f' is declared Float but got a value of type Int");
+        .hasMessage("tick 0: input 'f' is declared Float but got a value of type Int");
     assertThatThrownBy(() -> m.input("f").setBool(true)).hasMessageContaining("Bool");
     assertThatThrownBy(() -> m.input("f").setStr("1")).hasMessageContaining("Str");
     assertThatThrownBy(() -> x.setStr(null)).isInstanceOf(NullPointerException.class);
@@ -211,6 +220,11 @@ class MonitorHandlesTest {
             .withFusion(fusion));
     assertThatThrownBy(m::step).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("replaced");
+    MonitorOutput old = m.output("c");
+    assertThatThrownBy(old::getInt).isInstanceOf(IllegalStateException.class)
+        .hasMessage("output 'c' belongs to a monitor that was replaced; take the handle from "
+            + "the new monitor");
+    assertThatThrownBy(old::isPresent).isInstanceOf(IllegalStateException.class);
     DataflowMonitor n = t.monitor();
     assertThat(n.input("x")).isNotSameAs(m.input("x"));
     n.input("x").setInt(2);

@@ -118,8 +118,12 @@ final class Runs {
           try {
             in.set(v);
           } catch (IllegalArgumentException refused) {
+            String prefix = "tick " + monitor.nextTick() + ": ";
+            if (!refused.getMessage().startsWith(prefix)) {
+              throw new AssertionError("a refused value names its tick: " + refused);
+            }
             return new Run(lines, "tick=" + monitor.nextTick() + " stream=" + in.name() + ": "
-                + refused.getMessage());
+                + refused.getMessage().substring(prefix.length()));
           }
         }
       }
