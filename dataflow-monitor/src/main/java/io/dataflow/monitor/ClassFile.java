@@ -255,6 +255,8 @@ final class ClassFile {
     static final int IFLE = 0x9e;
     static final int IF_ICMPNE = 0xa0;
     static final int IF_ICMPEQ = 0x9f;
+    static final int IFNULL = 0xc6;
+    static final int DUP = 0x59;
     static final int GOTO = 0xa7;
     static final int GETFIELD = 0xb4;
     static final int PUTFIELD = 0xb5;

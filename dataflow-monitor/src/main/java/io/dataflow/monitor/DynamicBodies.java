@@ -289,7 +289,7 @@ final class DynamicBodies {
 
   /** Reads an outer stream from a body: evaluated on demand, absent reads the last present. */
   static final class OuterRead extends Node {
-    private final StreamCell cell;
+    final StreamCell cell;
 
     OuterRead(StreamCell cell) {
       this.cell = cell;

@@ -21,7 +21,6 @@ final class DynamicNode extends Node implements Committable {
   final Node source;
   final StreamCell owner;
   private final Slot heldSource = new Slot();
-  private final Slot last = new Slot();
   private final Set<String> scope;
   /** Computed once: after a transfer the node outlives the program it was built from. */
   private final Type expected;
@@ -84,7 +83,16 @@ final class DynamicNode extends Node implements Committable {
             && text.equals(active.template.text())) {
           text = activeTextRef;
         }
-        heldSource.setRaw(src.tag, src.bits, text);
+        // Stores only what changed: the same text arrives every tick.
+        if (heldSource.tag != src.tag) {
+          heldSource.tag = src.tag;
+        }
+        if (heldSource.bits != src.bits) {
+          heldSource.bits = src.bits;
+        }
+        if (heldSource.ref != text) {
+          heldSource.ref = text;
+        }
         src = heldSource;
       }
       if (src.tag == Kind.NOVAL || src.tag == Kind.DEFERRED) {
@@ -110,11 +118,11 @@ final class DynamicNode extends Node implements Committable {
     active.eval();
     if (!sealed && src.tag == Kind.DEFERRED) {
       setDeferred();
-      last.setDeferred();
       return;
     }
     if (body.tag == Kind.NOVAL) {
-      set(last);
+      // Lifted: this node's slot still holds its last result that was not NoVal (a body's
+      // value or Deferred; NoVal until the first), so there is nothing to copy.
       return;
     }
     TypeCheck.Compiled check = active.resultCheck;
@@ -123,7 +131,6 @@ final class DynamicNode extends Node implements Committable {
           + Kind.name(body.tag) + " but " + check + " is expected");
     }
     set(body);
-    last.set(body);
   }
 
   /** Called when a reconfiguration kept this node and its state for another program. */
@@ -146,6 +153,11 @@ final class DynamicNode extends Node implements Committable {
   }
 
   private void install(String text) {
+    if (active == null) {
+      // Before the first body the slot held the source's absence; from now on it holds the
+      // last result that was not NoVal, of which there is none yet.
+      setNoVal();
+    }
     DynamicBodies bodies = owner.owner.bodies;
     active = bodies.new Instance(bodies.template(this, text));
     if (syntax.kind() == Ast.DynKind.DEFER) {

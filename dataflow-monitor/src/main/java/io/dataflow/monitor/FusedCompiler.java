@@ -134,6 +134,9 @@ final class FusedCompiler {
       if (n instanceof TemporalNodes.HistoryRead h && h.ring != null) {
         constant(h.ring, constants, index);
       }
+      if (n instanceof DynamicBodies.OuterRead r) {
+        constant(r.cell, constants, index); // read inline
+      }
     }
     if (constants.size() > MAX_CONSTANTS) {
       return null;
@@ -512,6 +515,10 @@ final class FusedCompiler {
         defaultOf(d);
         return;
       }
+      if (n.scalar && n instanceof DynamicBodies.OuterRead r) {
+        outerRead(r);
+        return;
+      }
       for (Node input : n.inputs()) {
         materialize(val(input));
       }
@@ -695,6 +702,36 @@ final class FusedCompiler {
       computeInto(h, tagLocal, bitsLocal);
       code.place(done);
       vals.put(h, new Local(h, tagLocal, bitsLocal));
+    }
+
+    /**
+     * A body's read of an outer stream (run-long sample-and-hold), into locals: evaluate the
+     * stream first if it is computed (order repair), then its last present value. The same as
+     * {@code OuterRead.eval()} without storing the value in the node's slot.
+     */
+    private void outerRead(DynamicBodies.OuterRead r) {
+      int tagLocal = nextLocal++;
+      int bitsLocal = nextLocal;
+      nextLocal += 2;
+      ClassFile.Code.Label ready = new ClassFile.Code.Label();
+      get(r.cell);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(CELL, "root", "L" + NODE_PACKAGE + "Node;"));
+      code.jump(ClassFile.Code.IFNULL, ready);
+      get(r.cell);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(CELL, "owner", "L" + MONITOR + ";"));
+      get(r.cell);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "ensureEvaluated",
+          "(L" + CELL + ";)V"));
+      code.place(ready);
+      get(r.cell);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "lastPresent",
+          "()L" + SLOT + ";"));
+      code.op(ClassFile.Code.DUP);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+      code.local(ClassFile.Code.ISTORE, tagLocal);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      code.local(ClassFile.Code.LSTORE, bitsLocal);
+      vals.put(r, new Local(r, tagLocal, bitsLocal));
     }
 
     /**

@@ -59,6 +59,17 @@ class DynamicPropertiesTest {
   }
 
   @Test
+  void aDeferredBeforeTheFirstTextIsNotTheLastResultABodyRepeats() {
+    // y never arrives: the first body's result is NoVal, and nothing but the Deferred of the
+    // source came before it, which no body produced.
+    assertThat(series(DYNAMIC, "x=1 e=deferred | x=1 e=\"y\" | x=2 | y=5 | x=3"))
+        .isEqualTo("Deferred - - Int(5) Int(5)");
+    // After a body's Deferred (the source), a NoVal result repeats that Deferred.
+    assertThat(series(DYNAMIC, "e=\"y\" y=1 | e=deferred | e=\"y + x\""))
+        .isEqualTo("Int(1) Deferred Deferred");
+  }
+
+  @Test
   void nonStringSourceIsARuntimeError() {
     assertThat(describe(runtimeError(DYNAMIC, "x=1 | e=3")))
         .isEqualTo("tick 1: stream 'z': the source of dynamic must be a Str, got Int");
