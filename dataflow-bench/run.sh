@@ -13,8 +13,9 @@
 #               runtime for simple_add, cutover with 100 streams; 1 fork,
 #               2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
-#               workloads ran in the JVM), cutover with 10 and 100 streams; 1 fork,
-#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 18 min)
+#               workloads ran in the JVM; and the batch floor of simple_add, see
+#               BatchFloorBench), cutover with 10 and 100 streams; 1 fork,
+#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 21 min)
 #   --repeat N  run the selection N times and report the fastest result of each benchmark
 #               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
@@ -40,7 +41,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) build=0 ;;
     --markdown) markdown=1 ;;
     --) shift; jmh_extra=("$@"); break ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -71,7 +72,7 @@ if [[ $mode == quick ]]; then
   )
 else
   runs=(
-    "io.dataflow.bench.(MonitorBench|TypedMonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    "io.dataflow.bench.(MonitorBench|TypedMonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|BatchFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
     "io.dataflow.bench.CutoverBench.*;-f 1 -wi 5 -w 2s -i 5 -r 2s"
   )
 fi

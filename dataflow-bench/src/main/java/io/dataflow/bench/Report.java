@@ -39,7 +39,8 @@ public final class Report {
 
   /** Paths in table order; cutover rows use the first three. */
   private static final List<String> PATHS = List.of("monitor", "monitor+compile", "typed",
-      "monitor-mixed", "stepped", "stepped1", "threaded", "row", "baseline");
+      "monitor-mixed", "stepped", "stepped1", "threaded", "row", "batchFloor", "batchBaseline",
+      "baseline");
 
   private Report(List<Row> measured) {
     List<Row> sorted = new ArrayList<>(measured);

@@ -95,6 +95,26 @@ class WorkloadTest {
     assertThat(f.writer.checksum()).isEqualTo(expected);
   }
 
+  @org.junit.jupiter.api.Test
+  void theBatchFloorComputesSimpleAddOverConsecutiveBatches() {
+    BatchFloorBench semantic = new BatchFloorBench();
+    BatchFloorBench plain = new BatchFloorBench();
+    Baseline b = Workload.named("simple_add").baseline();
+    for (int batch = 0; batch < 6; batch++) {
+      long expected = 0;
+      long[] each = new long[BatchFloorBench.BATCH];
+      for (int i = 0; i < BatchFloorBench.BATCH; i++) {
+        each[i] = b.step((batch * BatchFloorBench.BATCH + i) & Inputs.MASK);
+        expected += each[i];
+      }
+      assertThat(semantic.floor()).as("batch %d", batch).isEqualTo(expected);
+      assertThat(plain.plain()).as("batch %d", batch).isEqualTo(expected);
+      for (int i = 0; i < BatchFloorBench.BATCH; i++) {
+        assertThat(semantic.output(i)).as("batch %d tick %d", batch, i).isEqualTo(each[i]);
+      }
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {10, 100})
   void cutoverVariantsDifferInOneStream(int streams) {
