@@ -120,14 +120,17 @@ public final class MonitorInput {
    */
   public void set(Value value) {
     java.util.Objects.requireNonNull(value, "value");
-    Slot probe = new Slot();
-    probe.setValue(value);
-    if (check != null && !check.matches(probe)) {
-      throw refused(TypeCheck.describe(probe));
+    if (check != null && !TypeCheck.matches(check.type, value)) {
+      Slot refused = new Slot();
+      refused.setValue(value);
+      throw refused(TypeCheck.describe(refused));
     }
-    tag = probe.tag;
-    bits = probe.bits;
-    ref = probe.ref;
+    tag = value.kind();
+    bits = Kind.bitsOf(value);
+    Object r = Kind.refOf(value);
+    if (ref != r) {
+      ref = r;
+    }
   }
 
   /** Makes the input absent in the next step (the default for an input not set). */
