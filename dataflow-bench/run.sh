@@ -8,14 +8,15 @@
 #
 # Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
-#               workload, the typed handles for the five workloads with ratio targets but
-#               chain32, the row contract's floor for simple_add, the stepped and threaded
-#               runtime for simple_add, cutover with 100 streams; 1 fork,
+#               workload, the typed handles for simple_add, counter and window3, batches in
+#               columns for simple_add, threshold and arith (the workloads their generated
+#               loop covers), the stepped and threaded runtime for simple_add, cutover with
+#               100 streams; 1 fork,
 #               2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
 #               workloads ran in the JVM; and the batch floor of simple_add, see
 #               BatchFloorBench), cutover with 10 and 100 streams; 1 fork,
-#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 21 min)
+#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 24 min)
 #   --repeat N  run the selection N times and report the fastest result of each benchmark
 #               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
@@ -41,7 +42,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) build=0 ;;
     --markdown) markdown=1 ;;
     --) shift; jmh_extra=("$@"); break ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -65,14 +66,14 @@ mkdir -p "$out"
 if [[ $mode == quick ]]; then
   runs=(
     "io.dataflow.bench.(MonitorBench|BaselineBench).*;-f 1 -wi 2 -w 1s -i 3 -r 1s"
-    "io.dataflow.bench.TypedMonitorBench.typed -p workload=simple_add,counter,threshold,window3,arith;-f 1 -wi 2 -w 1s -i 3 -r 1s"
-    "io.dataflow.bench.RowFloorBench.row -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.TypedMonitorBench.typed -p workload=simple_add,counter,window3;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.ColumnsMonitorBench.columns -p workload=simple_add,threshold,arith;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)\$ -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.CutoverBench.* -p streams=100;-f 1 -wi 5 -w 1s -i 3 -r 1s"
   )
 else
   runs=(
-    "io.dataflow.bench.(MonitorBench|TypedMonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|BatchFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    "io.dataflow.bench.(MonitorBench|TypedMonitorBench|ColumnsMonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|BatchFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
     "io.dataflow.bench.CutoverBench.*;-f 1 -wi 5 -w 2s -i 5 -r 2s"
   )
 fi

@@ -8,6 +8,7 @@ import static io.dataflow.bench.Inputs.Y;
 
 import io.dataflow.core.Row;
 import io.dataflow.core.Tick;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.TickShape;
 import io.dataflow.core.Value;
 import io.dataflow.monitor.MonitorInput;
@@ -46,6 +47,33 @@ abstract class Workload {
    * {@link #shape} in order (the typed path).
    */
   abstract void stage(MonitorInput[] in, int i);
+
+  /**
+   * Sets the inputs of tick {@code i} into tick {@code t} of a batch in columns (the first
+   * slots of the input layout, in {@link #shape} order).
+   */
+  abstract void fill(TickColumns in, int t, int i);
+
+  /**
+   * Fills ticks {@code 0..n-1} of a batch with ticks {@code base..base+n-1} (modulo the inputs'
+   * size). By default tick by tick; the scalar workloads write the column arrays in bulk, as
+   * {@link TickColumns} invites callers that know their inputs to.
+   */
+  void fillBatch(TickColumns in, int base, int n) {
+    for (int t = 0; t < n; t++) {
+      fill(in, t, (base + t) & Inputs.MASK);
+    }
+  }
+
+  /** Writes {@code values[(base + t) & MASK]} as Ints into column {@code slot}, in bulk. */
+  static void fillInts(TickColumns in, int slot, long[] values, int base, int n) {
+    byte[] kinds = in.kinds(slot);
+    long[] payloads = in.payloads(slot);
+    for (int t = 0; t < n; t++) {
+      kinds[t] = io.dataflow.core.Kind.INT;
+      payloads[t] = values[(base + t) & Inputs.MASK];
+    }
+  }
 
   /** The inputs of tick {@code i} as boxed values in {@link #shape} order. */
   abstract Value[] values(int i);
@@ -136,6 +164,16 @@ abstract class Workload {
     }
 
     @Override
+    void fill(TickColumns in, int t, int i) {
+      in.setInt(0, t, xs[i]);
+    }
+
+    @Override
+    void fillBatch(TickColumns in, int base, int n) {
+      fillInts(in, 0, xs, base, n);
+    }
+
+    @Override
     Value[] values(int i) {
       return new Value[] {Value.of(xs[i])};
     }
@@ -169,6 +207,27 @@ abstract class Workload {
     }
 
     @Override
+    void fill(TickColumns in, int t, int i) {
+      in.setInt(0, t, X[i]);
+      in.setInt(1, t, Y[i]);
+    }
+
+    @Override
+    void fillBatch(TickColumns in, int base, int n) {
+      byte[] xk = in.kinds(0);
+      long[] xs = in.payloads(0);
+      byte[] yk = in.kinds(1);
+      long[] ys = in.payloads(1);
+      for (int t = 0; t < n; t++) {
+        int k = (base + t) & Inputs.MASK;
+        xk[t] = io.dataflow.core.Kind.INT;
+        xs[t] = X[k];
+        yk[t] = io.dataflow.core.Kind.INT;
+        ys[t] = Y[k];
+      }
+    }
+
+    @Override
     Value[] values(int i) {
       return new Value[] {Value.of(X[i]), Value.of(Y[i])};
     }
@@ -193,6 +252,21 @@ abstract class Workload {
     @Override
     void stage(MonitorInput[] in, int i) {
       in[0].setFloat(F[i]);
+    }
+
+    @Override
+    void fill(TickColumns in, int t, int i) {
+      in.setFloat(0, t, F[i]);
+    }
+
+    @Override
+    void fillBatch(TickColumns in, int base, int n) {
+      byte[] kinds = in.kinds(0);
+      long[] payloads = in.payloads(0);
+      for (int t = 0; t < n; t++) {
+        kinds[t] = io.dataflow.core.Kind.FLOAT;
+        payloads[t] = Double.doubleToRawLongBits(F[(base + t) & Inputs.MASK]);
+      }
     }
 
     @Override
@@ -253,6 +327,20 @@ abstract class Workload {
       in[0].setInt(X[i]);
       in[1].setInt(Y[i]);
       in[2].setStr(TEXT[i]);
+    }
+
+    @Override
+    void fill(TickColumns in, int t, int i) {
+      in.setInt(0, t, X[i]);
+      in.setInt(1, t, Y[i]);
+      in.setStr(2, t, TEXT[i]);
+    }
+
+    @Override
+    void fillBatch(TickColumns in, int base, int n) {
+      for (int t = 0; t < n; t++) {
+        fill(in, t, (base + t) & Inputs.MASK); // the text too
+      }
     }
 
     @Override

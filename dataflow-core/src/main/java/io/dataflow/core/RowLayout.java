@@ -62,6 +62,11 @@ public final class RowLayout {
     return new Row(names.length);
   }
 
+  /** Empty columns of this layout's width for batches of up to {@code capacity} ticks. */
+  public TickColumns newColumns(int capacity) {
+    return new TickColumns(names.length, capacity);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof RowLayout other && Arrays.equals(names, other.names);

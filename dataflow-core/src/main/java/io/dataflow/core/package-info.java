@@ -5,6 +5,7 @@
  * <ul>
  *   <li>Values and rows: {@link io.dataflow.core.Value} (with the absence markers NoVal and
  *       Deferred), {@link io.dataflow.core.Kind}, {@link io.dataflow.core.Row},
+ *       {@link io.dataflow.core.TickColumns} (a batch of ticks in columns),
  *       {@link io.dataflow.core.RowLayout}, {@link io.dataflow.core.ValueFormat} (the text
  *       rendering).
  *   <li>Input units: {@link io.dataflow.core.Tick}, {@link io.dataflow.core.TickShape},

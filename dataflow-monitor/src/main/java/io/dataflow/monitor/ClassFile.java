@@ -257,6 +257,14 @@ final class ClassFile {
     static final int IF_ICMPEQ = 0x9f;
     static final int IFNULL = 0xc6;
     static final int DUP = 0x59;
+    static final int ALOAD = 0x19;
+    static final int ASTORE = 0x3a;
+    static final int BASTORE = 0x54;
+    static final int LASTORE = 0x50;
+    static final int IRETURN = 0xac;
+    static final int IINC = 0x84;
+    static final int IF_ICMPGE = 0xa2;
+    static final int ILOAD_3 = 0x1d;
     static final int GOTO = 0xa7;
     static final int GETFIELD = 0xb4;
     static final int PUTFIELD = 0xb5;

@@ -5,6 +5,7 @@ import io.dataflow.core.RevisionedMonitor;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.Value;
 import java.util.ArrayList;
@@ -137,6 +138,13 @@ public final class DataflowMonitor implements RevisionedMonitor {
   /** The index of the stream being evaluated, or -1 (a primitive: no GC barrier per store). */
   private int current = -1;
   private MonitorException failure;
+  /** The batch tick at which generated batch code failed, or -1 (see failedInBatch). */
+  private int batchFailedAt = -1;
+  /** Ticks evaluated by generated batch loops so far (for tests and diagnostics). */
+  long loopTicks;
+  /** Rows for the ticks of a batch that take the per-tick path (created on first use). */
+  private Row batchIn;
+  private Row batchOut;
   private MonitorRevision revision = MonitorRevision.INITIAL;
   private boolean retired;
 
@@ -492,6 +500,76 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   /**
+   * Evaluates the ticks of a batch in columns, in order: the same ticks as
+   * {@code input.size()} calls of {@link #evaluate(Row, Row)}, one per tick of the batch, with
+   * tick {@code t}'s outputs in {@code output} at {@code t}. For specifications of typed scalar
+   * inputs and typed scalar operators without history, generated code evaluates the batch as
+   * one loop with the streams' state in registers (see docs/performance.md); every other
+   * specification, and any tick the loop does not cover, goes through the per-tick path.
+   *
+   * <p>When tick {@code t} fails, the ticks before it were evaluated and their outputs written,
+   * {@code output.size()} is {@code t}, and the monitor is failed as with {@code evaluate}.
+   *
+   * @throws MonitorException when a tick fails
+   * @throws IllegalArgumentException when a width does not match the program, or the output
+   *     columns cannot hold the batch (the monitor stays as it was)
+   * @throws IllegalStateException when the monitor was replaced by a reconfiguration
+   */
+  public void evaluate(TickColumns input, TickColumns output) {
+    refuseTickIfUnhealthy();
+    if (input.width() != inputCells.length || output.width() != outputCells.length) {
+      throw new IllegalArgumentException("columns of widths " + input.width() + " and "
+          + output.width() + " for a program with " + inputCells.length + " inputs and "
+          + outputCells.length + " outputs");
+    }
+    int n = input.size();
+    if (output.capacity() < n) {
+      throw new IllegalArgumentException("output columns hold " + output.capacity()
+          + " ticks, the batch has " + n);
+    }
+    for (int j = 0; j < outputCells.length; j++) {
+      output.clearReferences(j, 0, n); // the loop writes kinds and payloads only
+    }
+    int done = 0;
+    try {
+      while (done < n) {
+        int reached = fused.batch(input, output, done, n);
+        tick += reached - done;
+        loopTicks += reached - done;
+        done = reached;
+        if (done < n) {
+          if (batchIn == null) {
+            batchIn = new Row(inputCells.length);
+            batchOut = new Row(outputCells.length);
+          }
+          input.copyTo(done, batchIn);
+          fused.run(batchIn, batchOut);
+          output.copyFrom(batchOut, done);
+          tick++;
+          done++;
+        }
+      }
+    } catch (Throwable e) {
+      if (batchFailedAt >= 0) {
+        tick += batchFailedAt - done;
+        loopTicks += batchFailedAt - done;
+        done = batchFailedAt;
+        batchFailedAt = -1;
+      }
+      output.setSize(done);
+      throw failed(e);
+    }
+    output.setSize(n);
+  }
+
+  /** Throws why this monitor may not evaluate a tick, if it may not. */
+  private void refuseTickIfUnhealthy() {
+    if (failure != null || retired) {
+      refuseTick();
+    }
+  }
+
+  /**
    * Evaluates one tick from the values staged in the {@link #input(String) input handles}
    * (an input not set since the previous step is NoVal) and leaves the outputs in the
    * {@link #output(String) output handles}. The same tick as {@link #evaluate(Row, Row)} with a
@@ -558,6 +636,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
       } catch (Throwable e) {
         throw new IllegalStateException(e);
       }
+    }
+
+    @Override
+    public int batch(TickColumns in, TickColumns out, int from, int to) {
+      FusedStreams generated = takeGenerated();
+      return generated != null ? generated.batch(in, out, from, to) : from;
     }
 
     @Override
@@ -710,6 +794,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
   /** Fused code: records the stream whose evaluation failed, then rethrows. */
   void failedIn(StreamCell c) {
     current = c.index;
+  }
+
+  /** Generated batch code: the stream and the batch's tick whose evaluation failed. */
+  void failedInBatch(StreamCell c, int at) {
+    current = c.index;
+    batchFailedAt = at;
   }
 
   private StreamCell cellAt(int index) {

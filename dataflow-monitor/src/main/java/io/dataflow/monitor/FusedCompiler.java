@@ -274,7 +274,469 @@ final class FusedCompiler {
     step.maxStack = 2;
     step.maxLocals = 1;
     cf.method(ClassFile.ACC_PUBLIC, "step", "()V", step);
+    ClassFile.Code batch = BatchEmitter.batchable(tick, (DataflowMonitor) monitor)
+        ? new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor, schedules, constants, index)
+            .emit() : null;
+    if (batch == null) {
+      batch = new ClassFile.Code(); // the per-tick path does every tick
+      batch.op(ClassFile.Code.ILOAD_3);
+      batch.op(ClassFile.Code.IRETURN);
+      batch.maxStack = 1;
+      batch.maxLocals = 5;
+    }
+    cf.method(ClassFile.ACC_PUBLIC, "batch", "(Lio/dataflow/core/TickColumns;"
+        + "Lio/dataflow/core/TickColumns;II)I", batch);
     return cf.toBytes();
+  }
+
+  /**
+   * The loop over a batch of ticks in columns ({@link FusedStreams#batch}) for the programs it
+   * covers: typed scalar inputs, and computed streams made only of typed scalar operators
+   * ({@link TypedNodes}) whose operands have the operator's own static kind; no history, no
+   * dynamic property, no operator state to commit. Every value of a tick then is NoVal,
+   * Deferred or of its static kind, so the language's semantics fit in locals: each stream's
+   * value, each operator's two lifting memories and each input's run-long last present value
+   * live in locals for the whole batch and go back into their objects when the loop ends (or
+   * leaves a tick to the per-tick path). Only the output columns are written per tick.
+   */
+  private static final class BatchEmitter {
+    /** Beyond this many bytes the JIT would not compile the method: the per-tick path runs. */
+    private static final int MAX_CODE = 7000;
+    private final ClassFile cf;
+    private final String name;
+    private final Tick tick;
+    private final DataflowMonitor monitor;
+    private final List<List<Node>> schedules;
+    private final List<Object> constants;
+    private final Map<Object, Integer> index;
+    private final ClassFile.Code code = new ClassFile.Code();
+    /** The locals of each value: cells and typed nodes, {tag, bits}. */
+    private final Map<Node, int[]> locals = new IdentityHashMap<>();
+    /** The lifting memories of each typed node: {leftTag, leftBits, rightTag, rightBits}. */
+    private final Map<Node, int[]> held = new IdentityHashMap<>();
+    private int next = 6; // this, in, out, from, to, i
+
+    BatchEmitter(ClassFile cf, String name, Tick tick, DataflowMonitor monitor,
+        List<List<Node>> schedules, List<Object> constants, Map<Object, Integer> index) {
+      this.cf = cf;
+      this.name = name;
+      this.tick = tick;
+      this.monitor = monitor;
+      this.schedules = schedules;
+      this.constants = constants;
+      this.index = index;
+    }
+
+    static boolean batchable(Tick tick, DataflowMonitor monitor) {
+      if (tick.dynamic() || tick.ringCells().length > 0 || tick.committing().length > 0
+          || tick.checkOutputs()) {
+        return false;
+      }
+      for (StreamCell c : tick.inputs()) {
+        if (kindOf(c, monitor) < 0 || tick.inputChecks()[c.index] == null) {
+          return false;
+        }
+      }
+      for (StreamCell c : tick.order()) {
+        if (tick.checked()[c.index] || kindOf(c, monitor) < 0 || !covered(c.root, monitor)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The static scalar kind of a value (Bool, Int, Float), or -1. */
+    private static int kindOf(Node n, DataflowMonitor monitor) {
+      if (n instanceof StreamCell c) {
+        Type t = monitor.program.streamTypes[c.index];
+        return t.equals(Type.INT) ? io.dataflow.core.Kind.INT
+            : t.equals(Type.FLOAT) ? io.dataflow.core.Kind.FLOAT
+            : t.equals(Type.BOOL) ? io.dataflow.core.Kind.BOOL : -1;
+      }
+      if (n instanceof Nodes.Const k) {
+        return k.tag == io.dataflow.core.Kind.INT || k.tag == io.dataflow.core.Kind.FLOAT
+            || k.tag == io.dataflow.core.Kind.BOOL ? k.tag : -1;
+      }
+      if (n instanceof TypedNodes.IntArith) {
+        return io.dataflow.core.Kind.INT;
+      }
+      return n instanceof TypedNodes.NumCompare || n instanceof TypedNodes.BoolLogic
+          ? io.dataflow.core.Kind.BOOL : -1;
+    }
+
+    private static boolean covered(Node n, DataflowMonitor monitor) {
+      if (n instanceof StreamCell || n instanceof Nodes.Const) {
+        return kindOf(n, monitor) >= 0;
+      }
+      if (!(n instanceof TypedNodes.TypedBinary t)) {
+        return false;
+      }
+      int l = kindOf(t.left, monitor);
+      if (l < 0 || l != kindOf(t.right, monitor)) {
+        return false;
+      }
+      boolean kinds = t instanceof TypedNodes.IntArith ? l == io.dataflow.core.Kind.INT
+          : t instanceof TypedNodes.BoolLogic ? l == io.dataflow.core.Kind.BOOL
+          : l == io.dataflow.core.Kind.INT || l == io.dataflow.core.Kind.FLOAT;
+      return kinds && covered(t.left, monitor) && covered(t.right, monitor);
+    }
+
+    private int local(int size) {
+      int at = next;
+      next += size;
+      return at;
+    }
+
+    private void get(Object o) {
+      getConstant(code, cf, name, o, constants, index);
+    }
+
+    /** The method's code, or null when it would be too large for the JIT. */
+    ClassFile.Code emit() {
+      StreamCell[] inputs = tick.inputs();
+      StreamCell[] outputs = tick.outputs();
+      int[][] inArrays = new int[inputs.length][];
+      int[] inKind = new int[inputs.length];
+      int[][] lastPresent = new int[inputs.length][];
+      for (int j = 0; j < inputs.length; j++) {
+        inArrays[j] = new int[] {local(1), local(1)};
+        inKind[j] = local(1);
+        lastPresent[j] = new int[] {local(1), local(2)};
+        columns(1, j, inArrays[j]);
+      }
+      int[][] outArrays = new int[outputs.length][];
+      for (int j = 0; j < outputs.length; j++) {
+        outArrays[j] = new int[] {local(1), local(1)};
+        columns(2, j, outArrays[j]);
+      }
+      // Prologue: the state into locals.
+      List<StreamCell> cells = new ArrayList<>(List.of(inputs));
+      cells.addAll(List.of(tick.order()));
+      for (StreamCell c : cells) {
+        int[] v = {local(1), local(2)};
+        locals.put(c, v);
+        get(c);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        code.local(ClassFile.Code.ISTORE, v[0]);
+        get(c);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+        code.local(ClassFile.Code.LSTORE, v[1]);
+      }
+      for (int j = 0; j < inputs.length; j++) {
+        get(inputs[j]);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "lastPresent",
+            "()L" + SLOT + ";"));
+        code.op(ClassFile.Code.DUP);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        code.local(ClassFile.Code.ISTORE, lastPresent[j][0]);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+        code.local(ClassFile.Code.LSTORE, lastPresent[j][1]);
+      }
+      for (List<Node> schedule : schedules) {
+        for (Node n : schedule) {
+          TypedNodes.TypedBinary t = (TypedNodes.TypedBinary) n;
+          int[] h = {local(1), local(2), local(1), local(2)};
+          held.put(t, h);
+          for (int side = 0; side < 2; side++) {
+            String suffix = side == 0 ? "Left" : "Right";
+            get(t);
+            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix + "Tag", "B"));
+            code.local(ClassFile.Code.ISTORE, h[2 * side]);
+            get(t);
+            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix, "J"));
+            code.local(ClassFile.Code.LSTORE, h[2 * side + 1]);
+          }
+          locals.put(t, new int[] {local(1), local(2)});
+        }
+      }
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ISTORE, 5);
+      ClassFile.Code.Label loop = new ClassFile.Code.Label();
+      ClassFile.Code.Label end = new ClassFile.Code.Label();
+      ClassFile.Code.Label bail = new ClassFile.Code.Label();
+      code.place(loop);
+      code.local(ClassFile.Code.ILOAD, 5);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.jump(ClassFile.Code.IF_ICMPGE, end);
+      // Each input's kind must be NoVal, Deferred or the declared one; anything else (a type
+      // error among them) is left to the per-tick path, before this tick changed anything.
+      for (int j = 0; j < inputs.length; j++) {
+        ClassFile.Code.Label ok = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ALOAD, inArrays[j][0]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.op(ClassFile.Code.BALOAD);
+        code.local(ClassFile.Code.ISTORE, inKind[j]);
+        code.local(ClassFile.Code.ILOAD, inKind[j]);
+        code.smallInt(kindOf(inputs[j], monitor));
+        code.jump(ClassFile.Code.IF_ICMPEQ, ok);
+        code.local(ClassFile.Code.ILOAD, inKind[j]);
+        code.smallInt(io.dataflow.core.Kind.DEFERRED);
+        code.jump(ClassFile.Code.IF_ICMPGT, bail);
+        code.place(ok);
+      }
+      for (int j = 0; j < inputs.length; j++) {
+        int[] v = locals.get(inputs[j]);
+        ClassFile.Code.Label absent = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ILOAD, inKind[j]);
+        code.local(ClassFile.Code.ISTORE, v[0]);
+        code.local(ClassFile.Code.ALOAD, inArrays[j][1]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.op(ClassFile.Code.LALOAD);
+        code.local(ClassFile.Code.LSTORE, v[1]);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.jump(ClassFile.Code.IFEQ, absent); // NoVal keeps the last present value
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.local(ClassFile.Code.ISTORE, lastPresent[j][0]);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.local(ClassFile.Code.LSTORE, lastPresent[j][1]);
+        code.place(absent);
+      }
+      StreamCell[] order = tick.order();
+      List<int[]> ranges = new ArrayList<>();
+      for (int s = 0; s < order.length; s++) {
+        int start = code.pc();
+        for (Node n : schedules.get(s)) {
+          typed((TypedNodes.TypedBinary) n);
+        }
+        load(order[s].root);
+        int[] v = locals.get(order[s]);
+        code.local(ClassFile.Code.LSTORE, v[1]);
+        code.local(ClassFile.Code.ISTORE, v[0]);
+        ranges.add(new int[] {start, code.pc(), s});
+      }
+      for (int j = 0; j < outputs.length; j++) {
+        int[] v = locals.get(outputs[j]);
+        code.local(ClassFile.Code.ALOAD, outArrays[j][0]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.op(ClassFile.Code.BASTORE);
+        code.local(ClassFile.Code.ALOAD, outArrays[j][1]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.op(ClassFile.Code.LASTORE);
+      }
+      code.op(ClassFile.Code.IINC, (5 << 8) | 1);
+      code.jump(ClassFile.Code.GOTO, loop);
+      code.place(end);
+      writeBack(cells, lastPresent);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.op(ClassFile.Code.IRETURN);
+      code.place(bail);
+      writeBack(cells, lastPresent);
+      code.local(ClassFile.Code.ILOAD, 5);
+      code.op(ClassFile.Code.IRETURN);
+      // A failing operator (overflow, division by zero) names its stream and tick.
+      for (int[] r : ranges) {
+        int handler = code.pc();
+        get(constants.get(0));
+        get(order[r[2]]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "failedInBatch",
+            "(L" + CELL + ";I)V"));
+        code.op(ClassFile.Code.ATHROW);
+        if (r[1] > r[0]) {
+          code.catchAll(r[0], r[1], handler);
+        }
+      }
+      code.maxStack = 8;
+      code.maxLocals = next;
+      if (code.pc() > MAX_CODE) {
+        if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
+          System.err.println("batch loop of " + code.pc() + " bytes: left to the per-tick path");
+        }
+        return null;
+      }
+      return code;
+    }
+
+    private void columns(int columnsLocal, int slot, int[] into) {
+      code.local(ClassFile.Code.ALOAD, columnsLocal);
+      code.intConstant(cf, slot);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef("io/dataflow/core/TickColumns",
+          "kinds", "(I)[B"));
+      code.local(ClassFile.Code.ASTORE, into[0]);
+      code.local(ClassFile.Code.ALOAD, columnsLocal);
+      code.intConstant(cf, slot);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef("io/dataflow/core/TickColumns",
+          "payloads", "(I)[J"));
+      code.local(ClassFile.Code.ASTORE, into[1]);
+    }
+
+    /** Pushes a value's tag (int) and bits (long): a local pair, or a constant's slot. */
+    private void load(Node n) {
+      int[] v = locals.get(n);
+      if (v != null) {
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+      } else {
+        get(n);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        get(n);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      }
+    }
+
+    /**
+     * One operator, as {@code TypedBinary.lift()} and the operator's {@code compute()} on
+     * values of the static kind: sample-and-hold on each operand, the operation when both are
+     * of the kind, else NoVal before Deferred.
+     */
+    private void typed(TypedNodes.TypedBinary t) {
+      int[] h = held.get(t);
+      Node[] operands = {t.left, t.right};
+      // Sample-and-hold: a present operand becomes the memory, so after this step the memory
+      // is the lifted operand either way (a constant is its own lifted value).
+      for (int side = 0; side < 2; side++) {
+        if (operands[side] instanceof Nodes.Const) {
+          continue;
+        }
+        int[] v = locals.get(operands[side]);
+        ClassFile.Code.Label absent = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.jump(ClassFile.Code.IFEQ, absent);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.local(ClassFile.Code.ISTORE, h[2 * side]);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.local(ClassFile.Code.LSTORE, h[2 * side + 1]);
+        code.place(absent);
+      }
+      int[] result = locals.get(t);
+      int kind = kindOf(t.left, monitor);
+      ClassFile.Code.Label notBoth = new ClassFile.Code.Label();
+      ClassFile.Code.Label noVal = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      for (int side = 0; side < 2; side++) {
+        if (!(operands[side] instanceof Nodes.Const)) { // a constant has the static kind
+          code.local(ClassFile.Code.ILOAD, h[2 * side]);
+          code.smallInt(kind);
+          code.jump(ClassFile.Code.IF_ICMPNE, notBoth);
+        }
+      }
+      if (t instanceof TypedNodes.NumCompare) {
+        loadLifted(operands[0], h[1]);
+        if (kind == io.dataflow.core.Kind.FLOAT) {
+          toDouble();
+          loadLifted(operands[1], h[3]);
+          toDouble();
+          code.op(t.op == Ast.BinOp.LT || t.op == Ast.BinOp.LE ? ClassFile.Code.DCMPG
+              : ClassFile.Code.DCMPL); // NaN compares false
+        } else {
+          loadLifted(operands[1], h[3]);
+          code.op(ClassFile.Code.LCMP);
+        }
+        int whenTrue = switch (t.op) {
+          case LT -> ClassFile.Code.IFLT;
+          case LE -> ClassFile.Code.IFLE;
+          case GT -> ClassFile.Code.IFGT;
+          default -> ClassFile.Code.IFGE;
+        };
+        ClassFile.Code.Label yes = new ClassFile.Code.Label();
+        ClassFile.Code.Label stored = new ClassFile.Code.Label();
+        code.jump(whenTrue, yes);
+        code.op(ClassFile.Code.LCONST_0);
+        code.jump(ClassFile.Code.GOTO, stored);
+        code.place(yes);
+        code.op(ClassFile.Code.LCONST_1);
+        code.place(stored);
+      } else {
+        loadLifted(operands[0], h[1]);
+        if (t.op == Ast.BinOp.IMPLIES) {
+          code.op(ClassFile.Code.LCONST_1); // !a on 0/1 bits
+          code.op(ClassFile.Code.LXOR);
+        }
+        loadLifted(operands[1], h[3]);
+        if (t instanceof TypedNodes.IntArith) {
+          String op = switch (t.op) {
+            case ADD -> "addInt";
+            case SUB -> "subInt";
+            case MUL -> "mulInt";
+            case DIV -> "div";
+            default -> "mod";
+          };
+          code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(NODE_PACKAGE + "Ops", op,
+              "(JJ)J"));
+        } else if (t.op == Ast.BinOp.AND) {
+          code.op(ClassFile.Code.LAND);
+        } else {
+          code.op(ClassFile.Code.LOR);
+        }
+      }
+      code.local(ClassFile.Code.LSTORE, result[1]);
+      code.smallInt(t instanceof TypedNodes.IntArith ? io.dataflow.core.Kind.INT
+          : io.dataflow.core.Kind.BOOL);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.jump(ClassFile.Code.GOTO, done);
+      code.place(notBoth);
+      // NoVal before Deferred (only a memory can be either: a constant never is).
+      code.op(ClassFile.Code.LCONST_0);
+      code.local(ClassFile.Code.LSTORE, result[1]);
+      for (int side = 0; side < 2; side++) {
+        if (!(operands[side] instanceof Nodes.Const)) {
+          code.local(ClassFile.Code.ILOAD, h[2 * side]);
+          code.jump(ClassFile.Code.IFEQ, noVal);
+        }
+      }
+      code.smallInt(io.dataflow.core.Kind.DEFERRED);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.jump(ClassFile.Code.GOTO, done);
+      code.place(noVal);
+      code.smallInt(io.dataflow.core.Kind.NOVAL);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.place(done);
+    }
+
+    /** Pushes a lifted operand's bits: its memory, or a constant's own bits. */
+    private void loadLifted(Node operand, int heldBits) {
+      if (operand instanceof Nodes.Const) {
+        get(operand);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+      } else {
+        code.local(ClassFile.Code.LLOAD, heldBits);
+      }
+    }
+
+    private void toDouble() {
+      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Double", "longBitsToDouble",
+          "(J)D"));
+    }
+
+    /** The locals back into the cells, the inputs' last present values and the memories. */
+    private void writeBack(List<StreamCell> cells, int[][] lastPresent) {
+      for (StreamCell c : cells) {
+        int[] v = locals.get(c);
+        get(c);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        get(c);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "bits", "J"));
+        get(c);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "clearRef", "()V"));
+      }
+      StreamCell[] inputs = tick.inputs();
+      for (int j = 0; j < inputs.length; j++) {
+        ClassFile.Code.Label present = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ILOAD, locals.get(inputs[j])[0]);
+        code.jump(ClassFile.Code.IFNE, present);
+        get(inputs[j]);
+        code.local(ClassFile.Code.ILOAD, lastPresent[j][0]);
+        code.local(ClassFile.Code.LLOAD, lastPresent[j][1]);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "holdPresent", "(BJ)V"));
+        code.place(present);
+      }
+      for (Map.Entry<Node, int[]> e : held.entrySet()) {
+        int[] h = e.getValue();
+        for (int side = 0; side < 2; side++) {
+          String suffix = side == 0 ? "Left" : "Right";
+          get(e.getKey());
+          code.local(ClassFile.Code.ILOAD, h[2 * side]);
+          code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "held" + suffix + "Tag", "B"));
+          get(e.getKey());
+          code.local(ClassFile.Code.LLOAD, h[2 * side + 1]);
+          code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "held" + suffix, "J"));
+        }
+      }
+    }
   }
 
   /** The tick once the inputs are in their cells: the streams, the checks, the commit. */

@@ -17,6 +17,15 @@ interface FusedStreams {
    */
   void step();
 
+  /**
+   * Evaluates ticks {@code from} to {@code to - 1} of a batch in columns as one loop, with the
+   * streams' state in locals, and returns the first tick it did not evaluate: {@code to}, or
+   * earlier when a tick needs the per-tick path (a value of another kind than the loop expects),
+   * with the state written back as of the tick before it. Programs the loop does not cover
+   * return {@code from} at once.
+   */
+  int batch(io.dataflow.core.TickColumns in, io.dataflow.core.TickColumns out, int from, int to);
+
   /** A dynamic property's body as generated code: computes the body into its root's slot. */
   interface Body {
     /** Evaluates the body once. */

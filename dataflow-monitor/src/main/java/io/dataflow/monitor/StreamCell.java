@@ -60,6 +60,11 @@ final class StreamCell extends Node {
     return tag == io.dataflow.core.Kind.NOVAL ? heldPresent : this;
   }
 
+  /** Generated batch code: the run's last present value, while the cell holds NoVal. */
+  void holdPresent(byte presentTag, long presentBits) {
+    heldPresent.setRaw(presentTag, presentBits, null);
+  }
+
   /** Forgets the run's last present value (and so this cell's value, until it is next set). */
   void forgetPresent() {
     heldPresent.setNoVal();

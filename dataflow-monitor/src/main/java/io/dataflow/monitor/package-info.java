@@ -17,7 +17,8 @@
  * {@code Node}s per monitor ({@code Nodes}, {@code TemporalNodes}, {@code Builtins},
  * {@code Functions}, {@code DynamicNode} with {@code DynamicBodies}); values stay unboxed in
  * {@code Slot}s; {@code StreamCell} holds each stream's state. {@code FusedCompiler} generates
- * a class per monitor that runs the tick as straight-line code ({@code FusedStreams}).
+ * a class per monitor that runs the tick as straight-line code ({@code FusedStreams}), and a
+ * batch of ticks in columns as one loop for specifications of typed scalar operators.
  *
  * <p>What does not live here: the owner loop and I/O (modules {@code dataflow-core} and
  * {@code dataflow-io}), requests and the cutover ({@code dataflow-reconfig}).

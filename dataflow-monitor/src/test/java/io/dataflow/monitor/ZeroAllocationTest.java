@@ -152,6 +152,24 @@ class ZeroAllocationTest {
   }
 
   @Test
+  void simpleAddInBatchesOfColumnsAllocatesNothingInSteadyState() {
+    Result r = measure("in x: Int\nin y: Int\nout z: Int\nz = x + y", m -> {
+      io.dataflow.core.TickColumns in = m.inputs().newColumns(1);
+      io.dataflow.core.TickColumns out = m.outputs().newColumns(1);
+      in.setSize(1);
+      return i -> {
+        in.setInt(0, 0, X[i]);
+        in.setInt(1, 0, Y[i]);
+        m.evaluate(in, out);
+        return out.getInt(0, 0);
+      };
+    });
+    assertThat(r.checksum()).as("checksum").isEqualTo(expected(i -> X[i] + Y[i], r.ticks()));
+    assertThat(r.lastRound()).as("bytes allocated per %d ticks of simple_add (columns), by "
+        + "round: %s", MEASURED, r.rounds()).isZero();
+  }
+
+  @Test
   void counterAllocatesNothingInSteadyState() {
     Result r = measure("in x: Int\nout z: Int\nz = default(z[1], 0) + x",
         (in, i) -> in.setInt(0, X[i]));

@@ -18,13 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Generated specs and traces give identical output through every library path: the bare
- * monitor (through rows, and through its typed handles), the runtime stepped by the harness,
- * the runtime in the caller's thread reading the rendered trace file, and (every 4th seed) the
- * runtime on its own thread with random batch sizes, flush policy and batching input window;
- * another layout of the same spec (declaration order, inline equations, comments) gives the
- * same output too. A risky spec may
- * fail with a runtime error; then every path fails at the same tick and stream after the same
- * rows. Catches: a path that reorders, drops or synthesizes ticks, loses the last tick of a
+ * monitor (through rows, its typed handles and batches in columns), the runtime stepped by the
+ * harness, the runtime in the caller's thread reading the rendered trace file, and (every 4th
+ * seed) the runtime on its own thread with random batch sizes, flush policy and batching input
+ * window; another layout of the same spec (declaration order, inline equations, comments)
+ * gives the same output too. A risky spec may fail with a runtime error; then every path fails
+ * at the same tick and stream after the same rows. Catches: a path that reorders, drops or synthesizes ticks, loses the last tick of a
  * batch, reads a gap as anything but an empty tick, or evaluates past a failure.
  */
 class GeneratedPathsTest {
@@ -60,6 +59,9 @@ class GeneratedPathsTest {
       assertThat(Runs.handles(spec.text(), TypingMode.GRADUAL, trace,
           DataflowMonitor.Options.DEFAULT.withFused(seed % 3 != 0)))
           .as("the typed handles (step) agree with the rows (evaluate)").isEqualTo(monitor);
+      assertThat(Runs.columns(spec.text(), TypingMode.GRADUAL, trace,
+          DataflowMonitor.Options.DEFAULT.withFused(seed % 3 != 1), seed, 1 + (int) (seed % 40)))
+          .as("batches in columns agree with the rows").isEqualTo(monitor);
       Run relaid = Runs.monitor(spec.withLayoutSeed(~seed).text(), TypingMode.GRADUAL, trace);
       assertThat(relaid.lines()).as("another layout of the same spec").isEqualTo(monitor.lines());
       assertThat(tickOf(relaid.failure())).as("another layout fails in the same tick")

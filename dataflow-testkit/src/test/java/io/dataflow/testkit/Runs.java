@@ -141,6 +141,50 @@ final class Runs {
     return new Run(lines, null);
   }
 
+  /**
+   * The bare monitor through batches in columns ({@code evaluate(TickColumns, TickColumns)}) of
+   * sizes 1 to {@code maxBatch} drawn from {@code seed}; a failing tick ends the run after the
+   * ticks of its batch before it.
+   */
+  static Run columns(String spec, TypingMode mode, List<Map<String, Value>> trace,
+      DataflowMonitor.Options options, long seed, int maxBatch) {
+    DataflowMonitor monitor = DataflowMonitor.create(DataflowProgram.compile(SPEC, spec, mode),
+        options);
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+    io.dataflow.core.TickColumns in = monitor.inputs().newColumns(maxBatch);
+    io.dataflow.core.TickColumns out = monitor.outputs().newColumns(maxBatch);
+    List<String> lines = new ArrayList<>();
+    int t = 0;
+    while (t < trace.size()) {
+      int n = Math.min(1 + rnd.nextInt(maxBatch), trace.size() - t);
+      in.clear();
+      for (int k = 0; k < n; k++) {
+        for (Map.Entry<String, Value> e : trace.get(t + k).entrySet()) {
+          in.set(monitor.inputs().slotOf(e.getKey()), k, e.getValue());
+        }
+      }
+      in.setSize(n);
+      MonitorException failed = null;
+      try {
+        monitor.evaluate(in, out);
+      } catch (MonitorException e) {
+        failed = e;
+      }
+      for (int k = 0; k < out.size(); k++) {
+        for (int s = 0; s < out.width(); s++) {
+          if (out.kind(s, k) != io.dataflow.core.Kind.NOVAL) {
+            lines.add(monitor.outputs().name(s) + "[" + (t + k) + "] = " + out.get(s, k));
+          }
+        }
+      }
+      if (failed != null) {
+        return new Run(lines, describe(failed));
+      }
+      t += n;
+    }
+    return new Run(lines, null);
+  }
+
   /** LANGUAGE.md section 6: after a runtime error every later call fails with the same cause. */
   private static void assertPoisoned(DataflowMonitor monitor, MonitorException first) {
     long next = monitor.nextTick();

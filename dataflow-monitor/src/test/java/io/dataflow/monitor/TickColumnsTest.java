@@ -1,0 +1,299 @@
+package io.dataflow.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.Row;
+import io.dataflow.core.TickColumns;
+import io.dataflow.core.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code evaluate(TickColumns, TickColumns)}: a batch gives the outputs and failures of the same
+ * ticks through {@code evaluate(Row, Row)}, whether generated code runs it as one loop (typed
+ * scalar specifications) or tick by tick (everything else), in batches of any size, and the
+ * monitor's state after a batch is the state after the same ticks one by one.
+ */
+class TickColumnsTest {
+  static LongStream seeds() {
+    return LongStream.range(0, 300);
+  }
+
+  private static DataflowMonitor monitor(DataflowProgram p, DataflowMonitor.Fusion fusion) {
+    return DataflowMonitor.create(p, DataflowMonitor.Options.DEFAULT.withFusion(fusion));
+  }
+
+  /** A random specification the batch loop covers: typed scalar inputs and operators. */
+  private static String loopSpec(SplittableRandom r) {
+    StringBuilder sb = new StringBuilder("in x: Int\nin y: Int\nin f: Float\nin g: Float\n"
+        + "in b: Bool\nin c: Bool\n");
+    List<String> ints = new ArrayList<>(List.of("x", "y"));
+    List<String> bools = new ArrayList<>(List.of("b", "c"));
+    int streams = 1 + r.nextInt(5);
+    for (int k = 0; k < streams; k++) {
+      boolean isInt = r.nextBoolean();
+      String name = "s" + k;
+      String expr = isInt ? intExpr(r, ints, 3) : boolExpr(r, ints, bools, 3);
+      sb.append(r.nextInt(3) == 0 ? "aux " : "out ").append(name)
+          .append(isInt ? ": Int = " : ": Bool = ").append(expr).append('\n');
+      (isInt ? ints : bools).add(name);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * An Int expression. Literals are 0 to 3 (a negative one would be a negation, which the loop
+   * does not cover); a divisor always reads a stream, so that a batch of absent inputs divides
+   * nothing while inputs (0 among them) still divide by zero.
+   */
+  private static String intExpr(SplittableRandom r, List<String> ints, int depth) {
+    if (depth == 0 || r.nextInt(3) == 0) {
+      return r.nextInt(4) == 0 ? Integer.toString(r.nextInt(4))
+          : ints.get(r.nextInt(ints.size()));
+    }
+    String op = new String[] {"+", "-", "*", "/", "%"}[r.nextInt(5)];
+    String right = op.equals("/") || op.equals("%")
+        ? "(" + ints.get(r.nextInt(ints.size())) + " - " + r.nextInt(3) + ")"
+        : intExpr(r, ints, depth - 1);
+    return "(" + intExpr(r, ints, depth - 1) + " " + op + " " + right + ")";
+  }
+
+  private static String boolExpr(SplittableRandom r, List<String> ints, List<String> bools,
+      int depth) {
+    int c = depth == 0 ? 0 : r.nextInt(4);
+    if (c == 0) {
+      return r.nextInt(5) == 0 ? "true" : bools.get(r.nextInt(bools.size()));
+    }
+    if (c == 1) {
+      String op = new String[] {"&&", "||", "=>"}[r.nextInt(3)];
+      return "(" + boolExpr(r, ints, bools, depth - 1) + " " + op + " "
+          + boolExpr(r, ints, bools, depth - 1) + ")";
+    }
+    String cmp = new String[] {"<", "<=", ">", ">="}[r.nextInt(4)];
+    if (c == 2) {
+      return "(" + intExpr(r, ints, depth - 1) + " " + cmp + " " + intExpr(r, ints, depth - 1)
+          + ")";
+    }
+    return "(" + (r.nextBoolean() ? "f" : "g") + " " + cmp + " "
+        + (r.nextBoolean() ? "g" : "1.5") + ")";
+  }
+
+  /** Fills tick {@code t} of {@code in} with random values of each input's kind, or absences. */
+  private static void randomTick(SplittableRandom r, DataflowProgram p, TickColumns in, int t) {
+    for (int s = 0; s < in.width(); s++) {
+      int c = r.nextInt(12);
+      if (c == 0) {
+        in.setNoVal(s, t);
+      } else if (c == 1) {
+        in.set(s, t, Value.DEFERRED);
+      } else {
+        switch (p.inputs().name(s)) {
+          case "f", "g" -> in.setFloat(s, t, r.nextInt(16) / 4.0);
+          case "b", "c" -> in.setBool(s, t, r.nextBoolean());
+          default -> in.setInt(s, t,
+              r.nextInt(40) == 0 ? Long.MAX_VALUE - r.nextInt(3) : r.nextInt(41) - 20);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs {@code batches} random batches through columns and through rows, compares, and returns
+   * {ticks evaluated by generated loops, ticks evaluated}.
+   */
+  private static long[] compare(long seed, String spec, DataflowMonitor.Fusion fusion,
+      int batches) {
+    SplittableRandom r = new SplittableRandom(seed);
+    DataflowProgram p = DataflowProgram.compile("b.dsrv", spec);
+    DataflowMonitor columns = monitor(p, fusion);
+    DataflowMonitor rows = monitor(p, fusion);
+    TickColumns in = p.inputs().newColumns(70);
+    TickColumns out = p.outputs().newColumns(70);
+    Row rowIn = p.inputs().newRow();
+    Row rowOut = p.outputs().newRow();
+    for (int b = 0; b < batches; b++) {
+      int n = r.nextInt(71);
+      for (int t = 0; t < n; t++) {
+        randomTick(r, p, in, t);
+      }
+      in.setSize(n);
+      long first = columns.nextTick();
+      MonitorException failed = null;
+      try {
+        columns.evaluate(in, out);
+      } catch (MonitorException e) {
+        failed = e;
+      }
+      for (int t = 0; t < n; t++) {
+        in.copyTo(t, rowIn);
+        try {
+          rows.evaluate(rowIn, rowOut);
+        } catch (MonitorException e) {
+          assertThat(failed).as("seed=%d batch %d tick %d: the rows failed: %s\n%s", seed, b, t,
+              e.getMessage(), spec).isNotNull();
+          assertThat(failed.getMessage()).as("seed=%d", seed).isEqualTo(e.getMessage());
+          assertThat(out.size()).as("seed=%d: ticks evaluated before the failure", seed)
+              .isEqualTo(t);
+          assertThat(columns.nextTick()).isEqualTo(first + t);
+          return new long[] {columns.loopTicks, columns.nextTick()};
+        }
+        for (int s = 0; s < out.width(); s++) {
+          assertThat(out.get(s, t)).as("seed=%d batch %d tick %d output %s\n%s", seed, b, t,
+              p.outputs().name(s), spec).isEqualTo(rowOut.get(s));
+        }
+      }
+      assertThat(failed).as("seed=%d: only the columns failed\n%s", seed, spec).isNull();
+      assertThat(out.size()).isEqualTo(n);
+      assertThat(columns.nextTick()).isEqualTo(rows.nextTick());
+    }
+    return new long[] {columns.loopTicks, columns.nextTick()};
+  }
+
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
+  void aBatchThroughTheLoopGivesWhatTheTicksGiveOneByOne(long seed) {
+    String spec = loopSpec(new SplittableRandom(seed * 31 + 7));
+    long[] looped = compare(seed, spec, DataflowMonitor.Fusion.EAGER, 12);
+    DataflowMonitor probe = monitor(DataflowProgram.compile("b.dsrv", spec),
+        DataflowMonitor.Fusion.EAGER);
+    TickColumns none = probe.program().inputs().newColumns(1);
+    none.setSize(1);
+    try {
+      probe.evaluate(none, probe.program().outputs().newColumns(1));
+    } catch (MonitorException constantDivision) {
+      return; // a stream of constants divides by zero on every tick: nothing to probe
+    }
+    // The loop covers every such specification unless its code would be too large for the JIT
+    // (about 300 bytes of bytecode per operator, at most 7000).
+    long operators = spec.chars().filter(ch -> ch == '(').count();
+    if (operators <= 18) {
+      assertThat(probe.loopTicks).as("seed=%d: the loop covers\n%s", seed, spec).isEqualTo(1);
+      // Every input has its declared kind or is absent: the loop never leaves a tick to the
+      // per-tick path, so every tick evaluated went through it.
+      assertThat(looped[0]).as("seed=%d: ticks through the loop", seed).isEqualTo(looped[1]);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DataflowMonitor.Fusion.class)
+  void specificationsTheLoopDoesNotCoverGoTickByTick(DataflowMonitor.Fusion fusion) {
+    String[] specs = {
+        "in x: Int\nin y: Int\nout z: Int = default(z[1], 0) + x\nout w = x > 3 && y > 1",
+        "in x: Int\nin y: Int\nin e: Str\nout z = dynamic(e)",
+        "in x\nin y\nout z = x + y",
+        "in x: Int\nin y: Int\nout z = if x > y then x else y",
+        "in x: Int\nin y: Int\nout s: Str = \"a\"\nout z: Float = 1.5 * 2.0"};
+    for (int k = 0; k < specs.length; k++) {
+      assertThat(compare(k, specs[k], fusion, 8)[0]).as(specs[k]).isZero();
+    }
+  }
+
+  @Test
+  void theBenchmarkWorkloadsWithoutHistoryRunAsOneLoop() {
+    String[] specs = {"in x: Int\nin y: Int\nout z: Int\nz = x + y",
+        "in x: Float\nout alert: Bool\nalert = x > 3.0",
+        "in x: Int\nin y: Int\nout z: Int\nz = (x + y) * 3 - (x % 7)"};
+    for (String spec : specs) {
+      DataflowProgram p = DataflowProgram.compile("w.dsrv", spec);
+      DataflowMonitor m = monitor(p, DataflowMonitor.Fusion.EAGER);
+      TickColumns in = p.inputs().newColumns(16);
+      for (int t = 0; t < 16; t++) {
+        for (int s = 0; s < in.width(); s++) {
+          if (spec.contains("Float")) {
+            in.setFloat(s, t, t / 4.0);
+          } else {
+            in.setInt(s, t, t);
+          }
+        }
+      }
+      in.setSize(16);
+      m.evaluate(in, p.outputs().newColumns(16));
+      assertThat(m.loopTicks).as(spec).isEqualTo(16);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(DataflowMonitor.Fusion.class)
+  void aValueOfTheWrongTypeFailsItsTickAfterTheTicksBefore(DataflowMonitor.Fusion fusion) {
+    DataflowProgram p = DataflowProgram.compile("t.dsrv",
+        "in x: Int\nin y: Int\nout z: Int = x + y");
+    DataflowMonitor m = monitor(p, fusion);
+    TickColumns in = p.inputs().newColumns(8);
+    TickColumns out = p.outputs().newColumns(8);
+    for (int t = 0; t < 5; t++) {
+      in.setInt(0, t, t);
+      in.setInt(1, t, 10);
+    }
+    in.setStr(1, 3, "ten");
+    in.setSize(5);
+    assertThatThrownBy(() -> m.evaluate(in, out)).isInstanceOf(MonitorException.class)
+        .hasMessage("tick 3: stream 'y': input 'y' is declared Int but got a value of type Str");
+    assertThat(out.size()).isEqualTo(3);
+    assertThat(out.getInt(0, 2)).isEqualTo(12);
+    assertThat(m.nextTick()).isEqualTo(3);
+    assertThatThrownBy(() -> m.evaluate(in, out)).isSameAs(m.failure());
+  }
+
+  @ParameterizedTest
+  @EnumSource(DataflowMonitor.Fusion.class)
+  void batchesRowsAndHandlesShareOneStateAndATransferSeesIt(DataflowMonitor.Fusion fusion) {
+    DataflowProgram p = DataflowProgram.compile("s.dsrv",
+        "in x: Int\nin y: Int\nout z: Int = x + y");
+    DataflowMonitor m = monitor(p, fusion);
+    TickColumns in = p.inputs().newColumns(4);
+    TickColumns out = p.outputs().newColumns(4);
+    in.setInt(0, 0, 1);
+    in.setInt(1, 0, 2);
+    in.setInt(0, 1, 5); // y absent: lifted 2
+    in.setNoVal(1, 1);
+    in.setNoVal(0, 2); // x absent too: 5 + 2
+    in.setNoVal(1, 2);
+    in.setSize(3);
+    m.evaluate(in, out);
+    assertThat(List.of(out.get(0, 0), out.get(0, 1), out.get(0, 2)))
+        .containsExactly(Value.of(3), Value.of(7), Value.of(7));
+    assertThat(m.evaluate(Map.of("y", Value.of(10)))).containsEntry("z", Value.of(15));
+    m.input("x").setInt(100);
+    m.step();
+    assertThat(m.output("z").getInt()).isEqualTo(110);
+    in.setNoVal(0, 0);
+    in.setNoVal(1, 0);
+    in.setSize(1);
+    m.evaluate(in, out);
+    assertThat(out.getInt(0, 0)).isEqualTo(110);
+    // x was absent on the last tick: a body activated now still reads its last present value.
+    DataflowProgram next = DataflowProgram.compile("d.dsrv",
+        "in x: Int\nin y: Int\nin e: Str\nout z: Int = x + y\nout d = dynamic(e)");
+    DataflowMonitor n = DataflowMonitor.transfer(m, next, TransferMapping.plan(p, next),
+        DataflowMonitor.Options.DEFAULT.withFusion(fusion)).monitor();
+    assertThat(n.evaluate(Map.of("e", Value.of("x * 2")))).containsEntry("d", Value.of(200))
+        .containsEntry("z", Value.of(110));
+    assertThat(m.nextTick()).isEqualTo(6);
+  }
+
+  @Test
+  void columnsOfTheWrongShapeAreRefusedAndTheMonitorStaysHealthy() {
+    DataflowProgram p = DataflowProgram.compile("s.dsrv", "in x: Int\nout z: Int = x");
+    DataflowMonitor m = monitor(p, DataflowMonitor.Fusion.EAGER);
+    TickColumns in = p.inputs().newColumns(4);
+    in.setSize(4);
+    assertThatThrownBy(() -> m.evaluate(in, new TickColumns(2, 4)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("columns of widths 1 and 2 for a program with 1 inputs and 1 outputs");
+    assertThatThrownBy(() -> m.evaluate(in, p.outputs().newColumns(3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("output columns hold 3 ticks, the batch has 4");
+    assertThat(m.failure()).isNull();
+    assertThat(m.nextTick()).isZero();
+    assertThatThrownBy(() -> in.setSize(5)).isInstanceOf(IllegalArgumentException.class);
+  }
+}
