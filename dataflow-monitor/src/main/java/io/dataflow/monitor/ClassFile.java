@@ -264,6 +264,7 @@ final class ClassFile {
     static final int IRETURN = 0xac;
     static final int IINC = 0x84;
     static final int IF_ICMPGE = 0xa2;
+    static final int IF_ICMPLE = 0xa4;
     static final int ILOAD_3 = 0x1d;
     static final int GOTO = 0xa7;
     static final int GETFIELD = 0xb4;

@@ -314,6 +314,10 @@ final class FusedCompiler {
     private final Map<Node, int[]> locals = new IdentityHashMap<>();
     /** The lifting memories of each typed node: {leftTag, leftBits, rightTag, rightBits}. */
     private final Map<Node, int[]> held = new IdentityHashMap<>();
+    /** The memory of each history read (its last result) and default: {tag, bits}. */
+    private final Map<Node, int[]> memory = new IdentityHashMap<>();
+    /** Each ring's samples: {size, tag1, bits1, tag2, bits2, ...}, newest first. */
+    private final Map<HistoryRing, int[]> history = new IdentityHashMap<>();
     private int next = 6; // this, in, out, from, to, i
 
     BatchEmitter(ClassFile cf, String name, Tick tick, DataflowMonitor monitor,
@@ -328,9 +332,13 @@ final class FusedCompiler {
     }
 
     static boolean batchable(Tick tick, DataflowMonitor monitor) {
-      if (tick.dynamic() || tick.ringCells().length > 0 || tick.committing().length > 0
-          || tick.checkOutputs()) {
+      if (tick.dynamic() || tick.committing().length > 0 || tick.checkOutputs()) {
         return false;
+      }
+      for (StreamCell c : tick.ringCells()) {
+        if (kindOf(c, monitor) < 0) {
+          return false; // history of references does not fit in locals
+        }
       }
       for (StreamCell c : tick.inputs()) {
         if (kindOf(c, monitor) < 0 || tick.inputChecks()[c.index] == null) {
@@ -360,13 +368,36 @@ final class FusedCompiler {
       if (n instanceof TypedNodes.IntArith) {
         return io.dataflow.core.Kind.INT;
       }
+      if (n instanceof TemporalNodes.HistoryRead h) {
+        StreamCell c = ringOwner(h, monitor);
+        return c == null ? -1 : kindOf(c, monitor);
+      }
+      if (n instanceof TemporalNodes.Default d) {
+        int k = kindOf(d.value, monitor);
+        return k == kindOf(d.fallback, monitor) ? k : -1;
+      }
       return n instanceof TypedNodes.NumCompare || n instanceof TypedNodes.BoolLogic
           ? io.dataflow.core.Kind.BOOL : -1;
     }
 
+    /** The stream whose shared ring a history read reads, or null. */
+    private static StreamCell ringOwner(TemporalNodes.HistoryRead h, DataflowMonitor monitor) {
+      for (StreamCell c : monitor.cells) {
+        if (c.ring != null && c.ring == h.ring) {
+          return c;
+        }
+      }
+      return null;
+    }
+
     private static boolean covered(Node n, DataflowMonitor monitor) {
-      if (n instanceof StreamCell || n instanceof Nodes.Const) {
+      if (n instanceof StreamCell || n instanceof Nodes.Const
+          || n instanceof TemporalNodes.HistoryRead) {
         return kindOf(n, monitor) >= 0;
+      }
+      if (n instanceof TemporalNodes.Default d) {
+        return kindOf(d, monitor) >= 0 && covered(d.value, monitor)
+            && covered(d.fallback, monitor);
       }
       if (!(n instanceof TypedNodes.TypedBinary t)) {
         return false;
@@ -434,20 +465,54 @@ final class FusedCompiler {
       }
       for (List<Node> schedule : schedules) {
         for (Node n : schedule) {
-          TypedNodes.TypedBinary t = (TypedNodes.TypedBinary) n;
-          int[] h = {local(1), local(2), local(1), local(2)};
-          held.put(t, h);
-          for (int side = 0; side < 2; side++) {
-            String suffix = side == 0 ? "Left" : "Right";
-            get(t);
-            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix + "Tag", "B"));
-            code.local(ClassFile.Code.ISTORE, h[2 * side]);
-            get(t);
-            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix, "J"));
-            code.local(ClassFile.Code.LSTORE, h[2 * side + 1]);
+          if (n instanceof TypedNodes.TypedBinary t) {
+            int[] h = {local(1), local(2), local(1), local(2)};
+            held.put(t, h);
+            for (int side = 0; side < 2; side++) {
+              String suffix = side == 0 ? "Left" : "Right";
+              get(t);
+              code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix + "Tag",
+                  "B"));
+              code.local(ClassFile.Code.ISTORE, h[2 * side]);
+              get(t);
+              code.op(ClassFile.Code.GETFIELD, cf.fieldRef(TYPED, "held" + suffix, "J"));
+              code.local(ClassFile.Code.LSTORE, h[2 * side + 1]);
+            }
+          } else {
+            // A history read's last result, a default's lifting memory: one slot each.
+            int[] m = {local(1), local(2)};
+            memory.put(n, m);
+            memorySlot(n);
+            code.op(ClassFile.Code.DUP);
+            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "tag", "B"));
+            code.local(ClassFile.Code.ISTORE, m[0]);
+            code.op(ClassFile.Code.GETFIELD, cf.fieldRef(SLOT, "bits", "J"));
+            code.local(ClassFile.Code.LSTORE, m[1]);
           }
-          locals.put(t, new int[] {local(1), local(2)});
+          locals.put(n, new int[] {local(1), local(2)});
         }
+      }
+      // History: each ring's samples in locals, newest first, and how many are real.
+      for (StreamCell c : tick.ringCells()) {
+        int depth = c.ring.depth();
+        int[] h = new int[1 + 3 * depth];
+        h[0] = local(1);
+        get(c.ring);
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(RING, "size", "I"));
+        code.local(ClassFile.Code.ISTORE, h[0]);
+        for (int k = 1; k <= depth; k++) {
+          h[3 * k - 2] = local(1);
+          h[3 * k - 1] = local(2);
+          get(c.ring);
+          code.intConstant(cf, k);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "tagAgo", "(I)B"));
+          code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
+          get(c.ring);
+          code.intConstant(cf, k);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "bitsAgo", "(I)J"));
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        history.put(c.ring, h);
       }
       code.op(ClassFile.Code.ILOAD_3);
       code.local(ClassFile.Code.ISTORE, 5);
@@ -476,27 +541,25 @@ final class FusedCompiler {
       }
       for (int j = 0; j < inputs.length; j++) {
         int[] v = locals.get(inputs[j]);
-        ClassFile.Code.Label absent = new ClassFile.Code.Label();
         code.local(ClassFile.Code.ILOAD, inKind[j]);
         code.local(ClassFile.Code.ISTORE, v[0]);
         code.local(ClassFile.Code.ALOAD, inArrays[j][1]);
         code.local(ClassFile.Code.ILOAD, 5);
         code.op(ClassFile.Code.LALOAD);
         code.local(ClassFile.Code.LSTORE, v[1]);
-        code.local(ClassFile.Code.ILOAD, v[0]);
-        code.jump(ClassFile.Code.IFEQ, absent); // NoVal keeps the last present value
-        code.local(ClassFile.Code.ILOAD, v[0]);
-        code.local(ClassFile.Code.ISTORE, lastPresent[j][0]);
-        code.local(ClassFile.Code.LLOAD, v[1]);
-        code.local(ClassFile.Code.LSTORE, lastPresent[j][1]);
-        code.place(absent);
       }
       StreamCell[] order = tick.order();
       List<int[]> ranges = new ArrayList<>();
       for (int s = 0; s < order.length; s++) {
         int start = code.pc();
         for (Node n : schedules.get(s)) {
-          typed((TypedNodes.TypedBinary) n);
+          if (n instanceof TypedNodes.TypedBinary t) {
+            typed(t);
+          } else if (n instanceof TemporalNodes.HistoryRead h) {
+            historyRead(h);
+          } else {
+            defaultOf((TemporalNodes.Default) n);
+          }
         }
         load(order[s].root);
         int[] v = locals.get(order[s]);
@@ -515,14 +578,39 @@ final class FusedCompiler {
         code.local(ClassFile.Code.LLOAD, v[1]);
         code.op(ClassFile.Code.LASTORE);
       }
+      // Commit: each ring takes this tick's value of its stream.
+      for (StreamCell c : tick.ringCells()) {
+        int[] h = history.get(c.ring);
+        int depth = c.ring.depth();
+        for (int k = depth; k >= 2; k--) {
+          code.local(ClassFile.Code.ILOAD, h[3 * (k - 1) - 2]);
+          code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
+          code.local(ClassFile.Code.LLOAD, h[3 * (k - 1) - 1]);
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        int[] v = locals.get(c);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.local(ClassFile.Code.ISTORE, h[1]);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.local(ClassFile.Code.LSTORE, h[2]);
+        ClassFile.Code.Label full = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ILOAD, h[0]);
+        code.intConstant(cf, depth);
+        code.jump(ClassFile.Code.IF_ICMPGE, full);
+        code.local(ClassFile.Code.ILOAD, h[0]); // not iinc: the index may need 'wide'
+        code.smallInt(1);
+        code.op(ClassFile.Code.IADD);
+        code.local(ClassFile.Code.ISTORE, h[0]);
+        code.place(full);
+      }
       code.op(ClassFile.Code.IINC, (5 << 8) | 1);
       code.jump(ClassFile.Code.GOTO, loop);
       code.place(end);
-      writeBack(cells, lastPresent);
+      writeBack(cells, lastPresent, inArrays);
       code.local(ClassFile.Code.ILOAD, 4);
       code.op(ClassFile.Code.IRETURN);
       code.place(bail);
-      writeBack(cells, lastPresent);
+      writeBack(cells, lastPresent, inArrays);
       code.local(ClassFile.Code.ILOAD, 5);
       code.op(ClassFile.Code.IRETURN);
       // A failing operator (overflow, division by zero) names its stream and tick.
@@ -560,6 +648,89 @@ final class FusedCompiler {
       code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef("io/dataflow/core/TickColumns",
           "payloads", "(I)[J"));
       code.local(ClassFile.Code.ASTORE, into[1]);
+    }
+
+    /** Pushes the slot object that keeps a history read's or a default's memory. */
+    private void memorySlot(Node n) {
+      get(n);
+      if (n instanceof TemporalNodes.HistoryRead) {
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(NODE_PACKAGE + "TemporalNodes$DelayRead",
+            "last", "L" + SLOT + ";"));
+      } else {
+        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(NODE_PACKAGE + "TemporalNodes$Default",
+            "held", "L" + SLOT + ";"));
+      }
+    }
+
+    /**
+     * {@code name[n]}, as {@code DelayRead.readFrom}: Deferred (also as the last result) until
+     * the ring holds {@code n} samples, else the sample, where a NoVal sample repeats the last
+     * result.
+     */
+    private void historyRead(TemporalNodes.HistoryRead r) {
+      int[] h = history.get(r.ring);
+      int[] m = memory.get(r);
+      int[] result = locals.get(r);
+      ClassFile.Code.Label held = new ClassFile.Code.Label();
+      ClassFile.Code.Label absent = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      code.local(ClassFile.Code.ILOAD, h[0]);
+      code.intConstant(cf, r.offset);
+      code.jump(ClassFile.Code.IF_ICMPGE, held);
+      code.smallInt(io.dataflow.core.Kind.DEFERRED);
+      code.local(ClassFile.Code.ISTORE, m[0]);
+      code.op(ClassFile.Code.LCONST_0);
+      code.local(ClassFile.Code.LSTORE, m[1]);
+      code.jump(ClassFile.Code.GOTO, absent);
+      code.place(held);
+      code.local(ClassFile.Code.ILOAD, h[3 * r.offset - 2]);
+      code.jump(ClassFile.Code.IFEQ, absent); // a NoVal sample: the last result again
+      code.local(ClassFile.Code.ILOAD, h[3 * r.offset - 2]);
+      code.local(ClassFile.Code.ISTORE, m[0]);
+      code.local(ClassFile.Code.LLOAD, h[3 * r.offset - 1]);
+      code.local(ClassFile.Code.LSTORE, m[1]);
+      code.place(absent);
+      code.local(ClassFile.Code.ILOAD, m[0]);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.local(ClassFile.Code.LLOAD, m[1]);
+      code.local(ClassFile.Code.LSTORE, result[1]);
+      code.place(done);
+    }
+
+    /** {@code default(e, d)}: {@code e} lifted; {@code d} (raw) when that is Deferred. */
+    private void defaultOf(TemporalNodes.Default d) {
+      int[] m = memory.get(d);
+      int[] result = locals.get(d);
+      ClassFile.Code.Label absent = new ClassFile.Code.Label();
+      ClassFile.Code.Label lifted = new ClassFile.Code.Label();
+      ClassFile.Code.Label done = new ClassFile.Code.Label();
+      if (d.value instanceof Nodes.Const) {
+        load(d.value); // never NoVal: the memory is never read
+        code.local(ClassFile.Code.LSTORE, m[1]);
+        code.local(ClassFile.Code.ISTORE, m[0]);
+      } else {
+        int[] v = locals.get(d.value);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.jump(ClassFile.Code.IFEQ, absent);
+        code.local(ClassFile.Code.ILOAD, v[0]);
+        code.local(ClassFile.Code.ISTORE, m[0]);
+        code.local(ClassFile.Code.LLOAD, v[1]);
+        code.local(ClassFile.Code.LSTORE, m[1]);
+        code.place(absent);
+      }
+      code.local(ClassFile.Code.ILOAD, m[0]);
+      code.smallInt(io.dataflow.core.Kind.DEFERRED);
+      code.jump(ClassFile.Code.IF_ICMPNE, lifted);
+      load(d.fallback);
+      code.local(ClassFile.Code.LSTORE, result[1]);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.jump(ClassFile.Code.GOTO, done);
+      code.place(lifted);
+      code.local(ClassFile.Code.ILOAD, m[0]);
+      code.local(ClassFile.Code.ISTORE, result[0]);
+      code.local(ClassFile.Code.LLOAD, m[1]);
+      code.local(ClassFile.Code.LSTORE, result[1]);
+      code.place(done);
     }
 
     /** Pushes a value's tag (int) and bits (long): a local pair, or a constant's slot. */
@@ -701,7 +872,7 @@ final class FusedCompiler {
     }
 
     /** The locals back into the cells, the inputs' last present values and the memories. */
-    private void writeBack(List<StreamCell> cells, int[][] lastPresent) {
+    private void writeBack(List<StreamCell> cells, int[][] lastPresent, int[][] inArrays) {
       for (StreamCell c : cells) {
         int[] v = locals.get(c);
         get(c);
@@ -714,15 +885,67 @@ final class FusedCompiler {
         code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "clearRef", "()V"));
       }
       StreamCell[] inputs = tick.inputs();
+      int k = local(1);
       for (int j = 0; j < inputs.length; j++) {
         ClassFile.Code.Label present = new ClassFile.Code.Label();
         code.local(ClassFile.Code.ILOAD, locals.get(inputs[j])[0]);
         code.jump(ClassFile.Code.IFNE, present);
+        // Absent on the last tick: its run-long last present value is the batch's last one
+        // (found backwards from the tick before i), else the one from before the batch.
+        ClassFile.Code.Label scan = new ClassFile.Code.Label();
+        ClassFile.Code.Label found = new ClassFile.Code.Label();
+        ClassFile.Code.Label none = new ClassFile.Code.Label();
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.local(ClassFile.Code.ISTORE, k);
+        code.place(scan);
+        code.local(ClassFile.Code.ILOAD, k);
+        code.op(ClassFile.Code.ILOAD_3);
+        code.jump(ClassFile.Code.IF_ICMPLE, none);
+        code.local(ClassFile.Code.ILOAD, k);
+        code.smallInt(1);
+        code.op(ClassFile.Code.ISUB);
+        code.local(ClassFile.Code.ISTORE, k);
+        code.local(ClassFile.Code.ALOAD, inArrays[j][0]);
+        code.local(ClassFile.Code.ILOAD, k);
+        code.op(ClassFile.Code.BALOAD);
+        code.jump(ClassFile.Code.IFNE, found);
+        code.jump(ClassFile.Code.GOTO, scan);
+        code.place(found);
+        code.local(ClassFile.Code.ALOAD, inArrays[j][0]);
+        code.local(ClassFile.Code.ILOAD, k);
+        code.op(ClassFile.Code.BALOAD);
+        code.local(ClassFile.Code.ISTORE, lastPresent[j][0]);
+        code.local(ClassFile.Code.ALOAD, inArrays[j][1]);
+        code.local(ClassFile.Code.ILOAD, k);
+        code.op(ClassFile.Code.LALOAD);
+        code.local(ClassFile.Code.LSTORE, lastPresent[j][1]);
+        code.place(none);
         get(inputs[j]);
         code.local(ClassFile.Code.ILOAD, lastPresent[j][0]);
         code.local(ClassFile.Code.LLOAD, lastPresent[j][1]);
         code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(CELL, "holdPresent", "(BJ)V"));
         code.place(present);
+      }
+      for (Map.Entry<Node, int[]> e : memory.entrySet()) {
+        int[] m = e.getValue();
+        memorySlot(e.getKey());
+        code.local(ClassFile.Code.ILOAD, m[0]);
+        code.local(ClassFile.Code.LLOAD, m[1]);
+        code.op(ClassFile.Code.ACONST_NULL);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "setRaw",
+            "(BJLjava/lang/Object;)V"));
+      }
+      for (Map.Entry<HistoryRing, int[]> e : history.entrySet()) {
+        int[] h = e.getValue();
+        for (int ago = e.getKey().depth(); ago >= 1; ago--) {
+          get(e.getKey());
+          code.local(ClassFile.Code.ILOAD, h[3 * ago - 2]);
+          code.local(ClassFile.Code.LLOAD, h[3 * ago - 1]);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "pushScalar", "(BJ)V"));
+        }
+        get(e.getKey());
+        code.local(ClassFile.Code.ILOAD, h[0]);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "keepNewest", "(I)V"));
       }
       for (Map.Entry<Node, int[]> e : held.entrySet()) {
         int[] h = e.getValue();
@@ -891,6 +1114,7 @@ final class FusedCompiler {
 
   private static final String SLOT = NODE_PACKAGE + "Slot";
   private static final String TYPED = NODE_PACKAGE + "TypedNodes$TypedBinary";
+  private static final String RING = NODE_PACKAGE + "HistoryRing";
 
   /** Where a node's value of this tick is: in its own slot, or in two locals. */
   private sealed interface Val permits Field, Local {}

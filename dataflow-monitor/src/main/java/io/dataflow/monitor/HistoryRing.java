@@ -63,6 +63,46 @@ final class HistoryRing {
   }
 
   /** Resizes in place: a shallower ring keeps the newest samples, a deeper one invents none. */
+  /** Generated batch code: the kind of the sample {@code ago} ticks back (NoVal if none). */
+  byte tagAgo(int ago) {
+    if (ago > size) {
+      return Kind.NOVAL;
+    }
+    int i = head - (ago - 1);
+    return tags[i < 0 ? i + tags.length : i];
+  }
+
+  /** Generated batch code: the payload of the sample {@code ago} ticks back (0 if none). */
+  long bitsAgo(int ago) {
+    if (ago > size) {
+      return 0;
+    }
+    int i = head - (ago - 1);
+    return bits[i < 0 ? i + tags.length : i];
+  }
+
+  /** Generated batch code: pushes a scalar sample (no reference). */
+  void pushScalar(byte tag, long payload) {
+    int h = head + 1;
+    if (h == tags.length) {
+      h = 0;
+    }
+    head = h;
+    tags[h] = tag;
+    bits[h] = payload;
+    if (refs[h] != null) {
+      refs[h] = null;
+    }
+    if (size < tags.length) {
+      size++;
+    }
+  }
+
+  /** Generated batch code: after pushing every sample, how many of the newest are real. */
+  void keepNewest(int count) {
+    size = count;
+  }
+
   void resize(int newDepth) {
     if (newDepth <= 0) {
       throw new IllegalArgumentException("depth must be positive: " + newDepth);
