@@ -311,6 +311,28 @@ class TickColumnsTest {
     assertThat(m.nextTick()).isEqualTo(9);
   }
 
+  /** The example of docs/getting-started.md, "Embedding in Java". */
+  @Test
+  void theGettingStartedExampleEvaluatesABatch() {
+    DataflowProgram program = DataflowProgram.compile("counter.dsrv",
+        "in x\nout z\nz = default(z[1], 0) + x");
+    DataflowMonitor monitor = DataflowMonitor.create(program);
+    int x = program.inputs().slotOf("x");
+    int z = program.outputs().slotOf("z");
+    long[] values = {1, 2, 3};
+    int n = values.length;
+    TickColumns in = program.inputs().newColumns(256);
+    TickColumns out = program.outputs().newColumns(256);
+    for (int t = 0; t < n; t++) {
+      in.setInt(x, t, values[t]);
+    }
+    in.setSize(n);
+    monitor.evaluate(in, out);
+    long last = out.getInt(z, n - 1);
+    assertThat(last).isEqualTo(6);
+    assertThat(out.size()).isEqualTo(3);
+  }
+
   @Test
   void columnsOfTheWrongShapeAreRefusedAndTheMonitorStaysHealthy() {
     DataflowProgram p = DataflowProgram.compile("s.dsrv", "in x: Int\nout z: Int = x");
