@@ -786,51 +786,20 @@ final class FusedCompiler {
       if (t instanceof TypedNodes.NumCompare) {
         loadLifted(operands[0], h[1]);
         if (kind == io.dataflow.core.Kind.FLOAT) {
-          toDouble();
+          bitsToDouble(code, cf);
           loadLifted(operands[1], h[3]);
-          toDouble();
-          code.op(t.op == Ast.BinOp.LT || t.op == Ast.BinOp.LE ? ClassFile.Code.DCMPG
-              : ClassFile.Code.DCMPL); // NaN compares false
+          bitsToDouble(code, cf);
+          compareDoubles(code, t.op);
         } else {
           loadLifted(operands[1], h[3]);
           code.op(ClassFile.Code.LCMP);
         }
-        int whenTrue = switch (t.op) {
-          case LT -> ClassFile.Code.IFLT;
-          case LE -> ClassFile.Code.IFLE;
-          case GT -> ClassFile.Code.IFGT;
-          default -> ClassFile.Code.IFGE;
-        };
-        ClassFile.Code.Label yes = new ClassFile.Code.Label();
-        ClassFile.Code.Label stored = new ClassFile.Code.Label();
-        code.jump(whenTrue, yes);
-        code.op(ClassFile.Code.LCONST_0);
-        code.jump(ClassFile.Code.GOTO, stored);
-        code.place(yes);
-        code.op(ClassFile.Code.LCONST_1);
-        code.place(stored);
+        compareToBits(code, t.op);
       } else {
         loadLifted(operands[0], h[1]);
-        if (t.op == Ast.BinOp.IMPLIES) {
-          code.op(ClassFile.Code.LCONST_1); // !a on 0/1 bits
-          code.op(ClassFile.Code.LXOR);
-        }
+        negateIfImplies(code, t);
         loadLifted(operands[1], h[3]);
-        if (t instanceof TypedNodes.IntArith) {
-          String op = switch (t.op) {
-            case ADD -> "addInt";
-            case SUB -> "subInt";
-            case MUL -> "mulInt";
-            case DIV -> "div";
-            default -> "mod";
-          };
-          code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(NODE_PACKAGE + "Ops", op,
-              "(JJ)J"));
-        } else if (t.op == Ast.BinOp.AND) {
-          code.op(ClassFile.Code.LAND);
-        } else {
-          code.op(ClassFile.Code.LOR);
-        }
+        operate(code, cf, t);
       }
       code.local(ClassFile.Code.LSTORE, result[1]);
       code.smallInt(t instanceof TypedNodes.IntArith ? io.dataflow.core.Kind.INT
@@ -864,11 +833,6 @@ final class FusedCompiler {
       } else {
         code.local(ClassFile.Code.LLOAD, heldBits);
       }
-    }
-
-    private void toDouble() {
-      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Double", "longBitsToDouble",
-          "(J)D"));
     }
 
     /** The locals back into the cells, the inputs' last present values and the memories. */
@@ -1248,35 +1212,16 @@ final class FusedCompiler {
         holdBoth(t, l, r, io.dataflow.core.Kind.FLOAT);
         loadDouble(l);
         loadDouble(r);
-        // NaN compares false: dcmpg for < and <=, dcmpl for > and >=
-        code.op(t.op == Ast.BinOp.LT || t.op == Ast.BinOp.LE ? ClassFile.Code.DCMPG
-            : ClassFile.Code.DCMPL);
+        compareDoubles(code, t.op);
         compareResult(t.op, tagLocal, bitsLocal, done);
       } else {
         requireTag(l, kind, slow);
         requireTag(r, kind, slow);
         holdBoth(t, l, r, kind);
         loadBits(l);
-        if (t.op == Ast.BinOp.IMPLIES) {
-          code.op(ClassFile.Code.LCONST_1); // !a on 0/1 bits
-          code.op(ClassFile.Code.LXOR);
-        }
+        negateIfImplies(code, t);
         loadBits(r);
-        if (t instanceof TypedNodes.IntArith) {
-          String op = switch (t.op) {
-            case ADD -> "addInt";
-            case SUB -> "subInt";
-            case MUL -> "mulInt";
-            case DIV -> "div";
-            default -> "mod";
-          };
-          code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(NODE_PACKAGE + "Ops", op,
-              "(JJ)J"));
-        } else if (t.op == Ast.BinOp.AND) {
-          code.op(ClassFile.Code.LAND);
-        } else { // OR, and IMPLIES as !a || b
-          code.op(ClassFile.Code.LOR);
-        }
+        operate(code, cf, t);
         code.local(ClassFile.Code.LSTORE, bitsLocal);
         code.smallInt(t instanceof TypedNodes.IntArith ? io.dataflow.core.Kind.INT
             : io.dataflow.core.Kind.BOOL);
@@ -1486,31 +1431,77 @@ final class FusedCompiler {
 
     private void loadDouble(Val v) {
       loadBits(v);
-      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Double", "longBitsToDouble",
-          "(J)D"));
+      bitsToDouble(code, cf);
     }
 
     /** With a comparison result (-1, 0, 1) on the stack: a Bool into the locals. */
     private void compareResult(Ast.BinOp op, int tagLocal, int bitsLocal,
         ClassFile.Code.Label done) {
-      int whenTrue = switch (op) {
-        case LT -> ClassFile.Code.IFLT;
-        case LE -> ClassFile.Code.IFLE;
-        case GT -> ClassFile.Code.IFGT;
-        default -> ClassFile.Code.IFGE;
-      };
-      ClassFile.Code.Label yes = new ClassFile.Code.Label();
-      ClassFile.Code.Label stored = new ClassFile.Code.Label();
-      code.jump(whenTrue, yes);
-      code.op(ClassFile.Code.LCONST_0);
-      code.jump(ClassFile.Code.GOTO, stored);
-      code.place(yes);
-      code.op(ClassFile.Code.LCONST_1);
-      code.place(stored);
+      compareToBits(code, op);
       code.local(ClassFile.Code.LSTORE, bitsLocal);
       code.smallInt(io.dataflow.core.Kind.BOOL);
       code.local(ClassFile.Code.ISTORE, tagLocal);
       code.jump(ClassFile.Code.GOTO, done);
+    }
+  }
+
+  /** With a comparison result (-1, 0, 1) on the stack: the comparison's Bool as 0L or 1L. */
+  private static void compareToBits(ClassFile.Code code, Ast.BinOp op) {
+    int whenTrue = switch (op) {
+      case LT -> ClassFile.Code.IFLT;
+      case LE -> ClassFile.Code.IFLE;
+      case GT -> ClassFile.Code.IFGT;
+      default -> ClassFile.Code.IFGE;
+    };
+    ClassFile.Code.Label yes = new ClassFile.Code.Label();
+    ClassFile.Code.Label stored = new ClassFile.Code.Label();
+    code.jump(whenTrue, yes);
+    code.op(ClassFile.Code.LCONST_0);
+    code.jump(ClassFile.Code.GOTO, stored);
+    code.place(yes);
+    code.op(ClassFile.Code.LCONST_1);
+    code.place(stored);
+  }
+
+  /** With two doubles on the stack: their comparison (-1, 0, 1); NaN compares false. */
+  private static void compareDoubles(ClassFile.Code code, Ast.BinOp op) {
+    // dcmpg for < and <= (NaN gives 1), dcmpl for > and >= (NaN gives -1)
+    code.op(op == Ast.BinOp.LT || op == Ast.BinOp.LE ? ClassFile.Code.DCMPG
+        : ClassFile.Code.DCMPL);
+  }
+
+  /** A long on the stack as the double whose raw bits it is. */
+  private static void bitsToDouble(ClassFile.Code code, ClassFile cf) {
+    code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Double", "longBitsToDouble",
+        "(J)D"));
+  }
+
+  /** After the left operand's bits are pushed: {@code =>} negates it ({@code !a || b}). */
+  private static void negateIfImplies(ClassFile.Code code, TypedNodes.TypedBinary t) {
+    if (t.op == Ast.BinOp.IMPLIES) {
+      code.op(ClassFile.Code.LCONST_1); // !a on 0/1 bits
+      code.op(ClassFile.Code.LXOR);
+    }
+  }
+
+  /**
+   * With both operands' bits on the stack: the operation of an {@code IntArith} (checked, may
+   * throw) or a {@code BoolLogic} on present values of its kind; leaves the result's bits.
+   */
+  private static void operate(ClassFile.Code code, ClassFile cf, TypedNodes.TypedBinary t) {
+    if (t instanceof TypedNodes.IntArith) {
+      String op = switch (t.op) {
+        case ADD -> "addInt";
+        case SUB -> "subInt";
+        case MUL -> "mulInt";
+        case DIV -> "div";
+        default -> "mod";
+      };
+      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(NODE_PACKAGE + "Ops", op, "(JJ)J"));
+    } else if (t.op == Ast.BinOp.AND) {
+      code.op(ClassFile.Code.LAND);
+    } else { // OR, and IMPLIES as !a || b
+      code.op(ClassFile.Code.LOR);
     }
   }
 
