@@ -214,6 +214,10 @@ abstract class Workload {
 
     @Override
     void fillBatch(TickColumns in, int base, int n) {
+      if (shape.size() > 2) {
+        super.fillBatch(in, base, n); // dynamic: the text too, tick by tick
+        return;
+      }
       byte[] xk = in.kinds(0);
       long[] xs = in.payloads(0);
       byte[] yk = in.kinds(1);
@@ -336,12 +340,6 @@ abstract class Workload {
       in.setStr(2, t, TEXT[i]);
     }
 
-    @Override
-    void fillBatch(TickColumns in, int base, int n) {
-      for (int t = 0; t < n; t++) {
-        fill(in, t, (base + t) & Inputs.MASK); // the text too
-      }
-    }
 
     @Override
     Value[] values(int i) {

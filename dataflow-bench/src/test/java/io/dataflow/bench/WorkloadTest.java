@@ -44,20 +44,33 @@ class WorkloadTest {
     }
   }
 
-  @ParameterizedTest
-  @FieldSource("NAMES")
-  void typedHandlesComputeWhatTheBaselineComputes(String name) {
-    Workload w = Workload.named(name);
-    // Generated code from the first tick: the benchmark's steady state runs its step().
-    DataflowMonitor m = DataflowMonitor.create(DataflowProgram.compile(name + ".dsrv", w.spec),
+  /**
+   * The workload's monitor with generated code from the first tick, so that the benchmark's
+   * steady state (the generated step() and batch loop) is what the test runs.
+   */
+  private static DataflowMonitor eager(Workload w) {
+    return DataflowMonitor.create(DataflowProgram.compile(w.name + ".dsrv", w.spec),
         DataflowMonitor.Options.DEFAULT.withFusion(DataflowMonitor.Fusion.EAGER));
-    MonitorInput[] in = w.shape.names().stream().map(m::input).toArray(MonitorInput[]::new);
-    MonitorOutput out = m.output(m.outputs().name(0));
-    Baseline b = w.baseline();
+  }
+
+  /** Evaluates the workload's priming ticks and moves the baseline past them. */
+  private static int prime(Workload w, DataflowMonitor m, Baseline b) {
     int primed = w.prime(m, m.inputs().newRow(), m.outputs().newRow());
     for (int i = 0; i < primed; i++) {
       b.step(i & Inputs.MASK);
     }
+    return primed;
+  }
+
+  @ParameterizedTest
+  @FieldSource("NAMES")
+  void typedHandlesComputeWhatTheBaselineComputes(String name) {
+    Workload w = Workload.named(name);
+    DataflowMonitor m = eager(w);
+    MonitorInput[] in = w.shape.names().stream().map(m::input).toArray(MonitorInput[]::new);
+    MonitorOutput out = m.output(m.outputs().name(0));
+    Baseline b = w.baseline();
+    int primed = prime(w, m, b);
     for (int i = primed; i < TICKS; i++) {
       w.stage(in, i & Inputs.MASK);
       m.step();
@@ -70,14 +83,9 @@ class WorkloadTest {
   @FieldSource("NAMES")
   void batchesInColumnsComputeWhatTheBaselineComputes(String name) {
     Workload w = Workload.named(name);
-    // Generated code from the first tick: the benchmark's steady state runs its batch loop.
-    DataflowMonitor m = DataflowMonitor.create(DataflowProgram.compile(name + ".dsrv", w.spec),
-        DataflowMonitor.Options.DEFAULT.withFusion(DataflowMonitor.Fusion.EAGER));
+    DataflowMonitor m = eager(w);
     Baseline b = w.baseline();
-    int primed = w.prime(m, m.inputs().newRow(), m.outputs().newRow());
-    for (int i = 0; i < primed; i++) {
-      b.step(i & Inputs.MASK);
-    }
+    int primed = prime(w, m, b);
     io.dataflow.core.TickColumns in = m.inputs().newColumns(ColumnsMonitorBench.BATCH);
     io.dataflow.core.TickColumns out = m.outputs().newColumns(ColumnsMonitorBench.BATCH);
     for (int i = primed; i + ColumnsMonitorBench.BATCH <= TICKS;
