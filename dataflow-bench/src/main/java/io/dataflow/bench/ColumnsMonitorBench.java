@@ -22,8 +22,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@value #BATCH} ticks in columns (in bulk, through the column arrays, where the workload's
  * inputs allow), evaluates it with
  * {@link DataflowMonitor#evaluate(TickColumns, TickColumns)} and reads every tick's output;
- * reported per tick. Specifications of typed scalar operators without history run as one
- * generated loop; the others tick by tick.
+ * reported per tick. Specifications of typed scalar operators, history reads and
+ * {@code default} run as one generated loop (the dense variant: every input is present); the
+ * others tick by tick.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -142,6 +142,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private int batchFailedAt = -1;
   /** Ticks evaluated by generated batch loops so far (for tests and diagnostics). */
   long loopTicks;
+  /** Batches evaluated by the dense variant of the loop (for tests and diagnostics). */
+  long denseBatches;
   /** Rows for the ticks of a batch that take the per-tick path (created on first use). */
   private Row batchIn;
   private Row batchOut;
@@ -503,8 +505,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
    * Evaluates the ticks of a batch in columns, in order: the same ticks as
    * {@code input.size()} calls of {@link #evaluate(Row, Row)}, one per tick of the batch, with
    * tick {@code t}'s outputs in {@code output} at {@code t}. For specifications of typed scalar
-   * inputs and typed scalar operators without history, generated code evaluates the batch as
-   * one loop with the streams' state in registers (see docs/performance.md); every other
+   * inputs, typed scalar operators, history reads of scalar streams and {@code default},
+   * generated code evaluates the batch as one loop with the streams' state in registers (see
+   * docs/performance.md), fastest when every input of the batch is present; every other
    * specification, and any tick the loop does not cover, goes through the per-tick path.
    *
    * <p>When tick {@code t} fails, the ticks before it were evaluated and their outputs written,
@@ -795,6 +798,26 @@ public final class DataflowMonitor implements RevisionedMonitor {
   void failedIn(StreamCell c) {
     current = c.index;
   }
+
+  /** Generated batch code: whether {@code kinds[from, to)} are all {@code kind}. */
+  static boolean allOfKind(byte[] kinds, int from, int to, int kind) {
+    // Eight kinds per load, no early exit: a quarter of a dense batch's time went to this scan
+    // one byte at a time.
+    long eight = (kind & 0xffL) * 0x0101010101010101L;
+    long odd = 0;
+    int i = from;
+    for (; i <= to - 8; i += 8) {
+      odd |= (long) EIGHT_KINDS.get(kinds, i) ^ eight;
+    }
+    for (; i < to; i++) {
+      odd |= kinds[i] ^ kind;
+    }
+    return odd == 0;
+  }
+
+  private static final java.lang.invoke.VarHandle EIGHT_KINDS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+          java.nio.ByteOrder.LITTLE_ENDIAN);
 
   /** Generated batch code: the stream and the batch's tick whose evaluation failed. */
   void failedInBatch(StreamCell c, int at) {

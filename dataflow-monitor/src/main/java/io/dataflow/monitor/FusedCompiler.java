@@ -274,9 +274,16 @@ final class FusedCompiler {
     step.maxStack = 2;
     step.maxLocals = 1;
     cf.method(ClassFile.ACC_PUBLIC, "step", "()V", step);
-    ClassFile.Code batch = BatchEmitter.batchable(tick, (DataflowMonitor) monitor)
-        ? new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor, schedules, constants, index)
-            .emit() : null;
+    ClassFile.Code batch = null;
+    if (BatchEmitter.batchable(tick, (DataflowMonitor) monitor)) {
+      ClassFile.Code dense = new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor,
+          schedules, constants, index).emitDense();
+      if (dense != null) {
+        cf.method(ClassFile.ACC_PUBLIC, "dense", BATCH, dense);
+      }
+      batch = new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor, schedules, constants,
+          index).emit(dense != null);
+    }
     if (batch == null) {
       batch = new ClassFile.Code(); // the per-tick path does every tick
       batch.op(ClassFile.Code.ILOAD_3);
@@ -284,20 +291,22 @@ final class FusedCompiler {
       batch.maxStack = 1;
       batch.maxLocals = 5;
     }
-    cf.method(ClassFile.ACC_PUBLIC, "batch", "(Lio/dataflow/core/TickColumns;"
-        + "Lio/dataflow/core/TickColumns;II)I", batch);
+    cf.method(ClassFile.ACC_PUBLIC, "batch", BATCH, batch);
     return cf.toBytes();
   }
 
   /**
    * The loop over a batch of ticks in columns ({@link FusedStreams#batch}) for the programs it
    * covers: typed scalar inputs, and computed streams made only of typed scalar operators
-   * ({@link TypedNodes}) whose operands have the operator's own static kind; no history, no
-   * dynamic property, no operator state to commit. Every value of a tick then is NoVal,
-   * Deferred or of its static kind, so the language's semantics fit in locals: each stream's
-   * value, each operator's two lifting memories and each input's run-long last present value
-   * live in locals for the whole batch and go back into their objects when the loop ends (or
-   * leaves a tick to the per-tick path). Only the output columns are written per tick.
+   * ({@link TypedNodes}) whose operands have the operator's own static kind, history reads of
+   * scalar streams and {@code default}; no dynamic property, no operator state to commit. Every
+   * value of a tick then is NoVal, Deferred or of its static kind, so the language's semantics
+   * fit in locals: each stream's value, each operator's two lifting memories, each history
+   * read's last result, each ring's samples (a shift register) and each input's run-long last
+   * present value live in locals for the whole batch and go back into their objects when the
+   * loop ends (or leaves a tick to the per-tick path). Only the output columns are written per
+   * tick. A dense batch (every input present with its declared kind, every ring full of
+   * present samples) runs a second loop that keeps payloads only.
    */
   private static final class BatchEmitter {
     /** Beyond this many bytes the JIT would not compile the method: the per-tick path runs. */
@@ -422,10 +431,17 @@ final class FusedCompiler {
       getConstant(code, cf, name, o, constants, index);
     }
 
-    /** The method's code, or null when it would be too large for the JIT. */
-    ClassFile.Code emit() {
+    /**
+     * The method's code, or null when it would be too large for the JIT. With {@code dense},
+     * a batch whose every input is of its declared kind on every tick, with every ring full of
+     * samples of its kind, goes to the {@link #emitDense dense} loop instead.
+     */
+    ClassFile.Code emit(boolean dense) {
       StreamCell[] inputs = tick.inputs();
       StreamCell[] outputs = tick.outputs();
+      if (dense) {
+        denseDispatch();
+      }
       int[][] inArrays = new int[inputs.length][];
       int[] inKind = new int[inputs.length];
       int[][] lastPresent = new int[inputs.length][];
@@ -613,7 +629,21 @@ final class FusedCompiler {
       writeBack(cells, lastPresent, inArrays);
       code.local(ClassFile.Code.ILOAD, 5);
       code.op(ClassFile.Code.IRETURN);
-      // A failing operator (overflow, division by zero) names its stream and tick.
+      failures(ranges);
+      code.maxStack = 8;
+      code.maxLocals = next;
+      if (code.pc() > MAX_CODE) {
+        if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
+          System.err.println("batch loop of " + code.pc() + " bytes: left to the per-tick path");
+        }
+        return null;
+      }
+      return code;
+    }
+
+    /** A failing operator (overflow, division by zero) names its stream and tick. */
+    private void failures(List<int[]> ranges) {
+      StreamCell[] order = tick.order();
       for (int[] r : ranges) {
         int handler = code.pc();
         get(constants.get(0));
@@ -626,27 +656,249 @@ final class FusedCompiler {
           code.catchAll(r[0], r[1], handler);
         }
       }
+    }
+
+    /** When the batch is dense: {@code return dense(in, out, from, to)}. */
+    private void denseDispatch() {
+      ClassFile.Code.Label general = new ClassFile.Code.Label();
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.jump(ClassFile.Code.IF_ICMPGE, general);
+      StreamCell[] inputs = tick.inputs();
+      for (int j = 0; j < inputs.length; j++) {
+        code.op(ClassFile.Code.ALOAD_1);
+        code.intConstant(cf, j);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
+        code.op(ClassFile.Code.ILOAD_3);
+        code.local(ClassFile.Code.ILOAD, 4);
+        code.smallInt(kindOf(inputs[j], monitor));
+        code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(MONITOR, "allOfKind", "([BIII)Z"));
+        code.jump(ClassFile.Code.IFEQ, general);
+      }
+      for (StreamCell c : tick.ringCells()) {
+        get(c.ring);
+        code.smallInt(kindOf(c, monitor));
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "fullOf", "(I)Z"));
+        code.jump(ClassFile.Code.IFEQ, general);
+      }
+      code.op(ClassFile.Code.ALOAD_0);
+      code.op(ClassFile.Code.ALOAD_1);
+      code.op(ClassFile.Code.ALOAD_2);
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(name, "dense", BATCH));
+      code.op(ClassFile.Code.IRETURN);
+      code.place(general);
+    }
+
+    /**
+     * The loop for a dense batch (see {@link #emit}; the caller checked it), or null when it
+     * would be too large. Every value of every tick is then present and of its static kind (an
+     * input by the check; a typed operator of present operands; a history read of a full ring
+     * of present samples, which stays so; a default of a present value), so the loop keeps only
+     * payloads: no tags, no lifting, no memories. After the loop, each memory is what the
+     * general loop would have left: its operand's value on the last tick.
+     */
+    ClassFile.Code emitDense() {
+      StreamCell[] inputs = tick.inputs();
+      StreamCell[] outputs = tick.outputs();
+      for (StreamCell c : tick.order()) {
+        if (kindOf(c.root, monitor) != kindOf(c, monitor)) {
+          return null; // the tags written back are the declared kinds: they must be the values'
+        }
+      }
+      get(constants.get(0));
+      code.op(ClassFile.Code.DUP);
+      code.op(ClassFile.Code.GETFIELD, cf.fieldRef(MONITOR, "denseBatches", "J"));
+      code.op(ClassFile.Code.LCONST_1);
+      code.op(ClassFile.Code.LADD);
+      code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(MONITOR, "denseBatches", "J"));
+      int[] inPayloads = new int[inputs.length];
+      for (int j = 0; j < inputs.length; j++) {
+        inPayloads[j] = local(1);
+        code.op(ClassFile.Code.ALOAD_1);
+        code.intConstant(cf, j);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+        code.local(ClassFile.Code.ASTORE, inPayloads[j]);
+      }
+      int[] outPayloads = new int[outputs.length];
+      for (int j = 0; j < outputs.length; j++) {
+        // Every output is present with its static kind: its kinds in one fill, first, so the
+        // ticks before a failing one have theirs.
+        code.op(ClassFile.Code.ALOAD_2);
+        code.intConstant(cf, j);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
+        code.op(ClassFile.Code.ILOAD_3);
+        code.local(ClassFile.Code.ILOAD, 4);
+        code.smallInt(kindOf(outputs[j], monitor));
+        code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/util/Arrays", "fill",
+            "([BIIB)V"));
+        outPayloads[j] = local(1);
+        code.op(ClassFile.Code.ALOAD_2);
+        code.intConstant(cf, j);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+        code.local(ClassFile.Code.ASTORE, outPayloads[j]);
+      }
+      List<StreamCell> cells = new ArrayList<>(List.of(inputs));
+      cells.addAll(List.of(tick.order()));
+      for (StreamCell c : cells) {
+        locals.put(c, new int[] {-1, local(2)});
+      }
+      for (List<Node> schedule : schedules) {
+        for (Node n : schedule) {
+          locals.put(n, new int[] {-1, local(2)});
+        }
+      }
+      for (int[] v : locals.values()) {
+        // Set on every tick before it is read; the verifier does not know there is a tick.
+        code.op(ClassFile.Code.LCONST_0);
+        code.local(ClassFile.Code.LSTORE, v[1]);
+      }
+      for (StreamCell c : tick.ringCells()) {
+        int depth = c.ring.depth();
+        int[] h = new int[1 + 3 * depth]; // the general loop's layout; only the bits are used
+        for (int k = 1; k <= depth; k++) {
+          h[3 * k - 1] = local(2);
+          get(c.ring);
+          code.intConstant(cf, k);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "bitsAgo", "(I)J"));
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        history.put(c.ring, h);
+      }
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ISTORE, 5);
+      ClassFile.Code.Label loop = new ClassFile.Code.Label();
+      ClassFile.Code.Label end = new ClassFile.Code.Label();
+      code.place(loop);
+      code.local(ClassFile.Code.ILOAD, 5);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.jump(ClassFile.Code.IF_ICMPGE, end);
+      for (int j = 0; j < inputs.length; j++) {
+        code.local(ClassFile.Code.ALOAD, inPayloads[j]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.op(ClassFile.Code.LALOAD);
+        code.local(ClassFile.Code.LSTORE, locals.get(inputs[j])[1]);
+      }
+      StreamCell[] order = tick.order();
+      List<int[]> ranges = new ArrayList<>();
+      for (int s = 0; s < order.length; s++) {
+        int start = code.pc();
+        for (Node n : schedules.get(s)) {
+          if (n instanceof TypedNodes.TypedBinary t) {
+            compute(t, bitsOf(t.left), bitsOf(t.right));
+          } else if (n instanceof TemporalNodes.HistoryRead r) {
+            code.local(ClassFile.Code.LLOAD, history.get(r.ring)[3 * r.offset - 1]);
+          } else {
+            loadBits(((TemporalNodes.Default) n).value);
+          }
+          code.local(ClassFile.Code.LSTORE, locals.get(n)[1]);
+        }
+        loadBits(order[s].root);
+        code.local(ClassFile.Code.LSTORE, locals.get(order[s])[1]);
+        ranges.add(new int[] {start, code.pc(), s});
+      }
+      for (int j = 0; j < outputs.length; j++) {
+        code.local(ClassFile.Code.ALOAD, outPayloads[j]);
+        code.local(ClassFile.Code.ILOAD, 5);
+        code.local(ClassFile.Code.LLOAD, locals.get(outputs[j])[1]);
+        code.op(ClassFile.Code.LASTORE);
+      }
+      for (StreamCell c : tick.ringCells()) { // the shift register moves by one sample
+        int[] h = history.get(c.ring);
+        for (int k = c.ring.depth(); k >= 2; k--) {
+          code.local(ClassFile.Code.LLOAD, h[3 * (k - 1) - 1]);
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        code.local(ClassFile.Code.LLOAD, locals.get(c)[1]);
+        code.local(ClassFile.Code.LSTORE, h[2]);
+      }
+      code.op(ClassFile.Code.IINC, (5 << 8) | 1);
+      code.jump(ClassFile.Code.GOTO, loop);
+      code.place(end);
+      denseWriteBack(cells);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.op(ClassFile.Code.IRETURN);
+      failures(ranges);
       code.maxStack = 8;
       code.maxLocals = next;
-      if (code.pc() > MAX_CODE) {
-        if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
-          System.err.println("batch loop of " + code.pc() + " bytes: left to the per-tick path");
-        }
-        return null;
+      return code.pc() > MAX_CODE ? null : code;
+    }
+
+    /** The local holding a value's bits, or -1 for a constant (see {@link #loadLifted}). */
+    private int bitsOf(Node n) {
+      return n instanceof Nodes.Const ? -1 : locals.get(n)[1];
+    }
+
+    /** Pushes a value's bits: its local, or a constant's own. */
+    private void loadBits(Node n) {
+      loadLifted(n, bitsOf(n));
+    }
+
+    /**
+     * After a dense batch (at least one tick): every cell, memory and ring as the general loop
+     * leaves them, all values being present with their static kinds. An input present on the
+     * last tick is its own run-long last present value: nothing to hold.
+     */
+    private void denseWriteBack(List<StreamCell> cells) {
+      for (StreamCell c : cells) {
+        get(c);
+        code.smallInt(kindOf(c, monitor));
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "tag", "B"));
+        get(c);
+        code.local(ClassFile.Code.LLOAD, locals.get(c)[1]);
+        code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(SLOT, "bits", "J"));
+        get(c);
+        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "clearRef", "()V"));
       }
-      return code;
+      for (List<Node> schedule : schedules) {
+        for (Node n : schedule) {
+          if (n instanceof TypedNodes.TypedBinary t) {
+            Node[] operands = {t.left, t.right};
+            for (int side = 0; side < 2; side++) {
+              if (operands[side] instanceof Nodes.Const) {
+                continue; // never held
+              }
+              String suffix = side == 0 ? "Left" : "Right";
+              get(t);
+              code.smallInt(kindOf(operands[side], monitor));
+              code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "held" + suffix + "Tag",
+                  "B"));
+              get(t);
+              code.local(ClassFile.Code.LLOAD, locals.get(operands[side])[1]);
+              code.op(ClassFile.Code.PUTFIELD, cf.fieldRef(TYPED, "held" + suffix, "J"));
+            }
+          } else {
+            // A history read's last result is its sample; a default's memory its value.
+            Node held = n instanceof TemporalNodes.Default d ? d.value : n;
+            memorySlot(n);
+            code.smallInt(kindOf(held, monitor));
+            loadBits(held);
+            code.op(ClassFile.Code.ACONST_NULL);
+            code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(SLOT, "setRaw",
+                "(BJLjava/lang/Object;)V"));
+          }
+        }
+      }
+      for (StreamCell c : tick.ringCells()) {
+        int[] h = history.get(c.ring);
+        for (int ago = c.ring.depth(); ago >= 1; ago--) {
+          get(c.ring);
+          code.smallInt(kindOf(c, monitor));
+          code.local(ClassFile.Code.LLOAD, h[3 * ago - 1]);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "pushScalar", "(BJ)V"));
+        }
+      }
     }
 
     private void columns(int columnsLocal, int slot, int[] into) {
       code.local(ClassFile.Code.ALOAD, columnsLocal);
       code.intConstant(cf, slot);
-      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef("io/dataflow/core/TickColumns",
-          "kinds", "(I)[B"));
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
       code.local(ClassFile.Code.ASTORE, into[0]);
       code.local(ClassFile.Code.ALOAD, columnsLocal);
       code.intConstant(cf, slot);
-      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef("io/dataflow/core/TickColumns",
-          "payloads", "(I)[J"));
+      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
       code.local(ClassFile.Code.ASTORE, into[1]);
     }
 
@@ -783,24 +1035,7 @@ final class FusedCompiler {
           code.jump(ClassFile.Code.IF_ICMPNE, notBoth);
         }
       }
-      if (t instanceof TypedNodes.NumCompare) {
-        loadLifted(operands[0], h[1]);
-        if (kind == io.dataflow.core.Kind.FLOAT) {
-          bitsToDouble(code, cf);
-          loadLifted(operands[1], h[3]);
-          bitsToDouble(code, cf);
-          compareDoubles(code, t.op);
-        } else {
-          loadLifted(operands[1], h[3]);
-          code.op(ClassFile.Code.LCMP);
-        }
-        compareToBits(code, t.op);
-      } else {
-        loadLifted(operands[0], h[1]);
-        negateIfImplies(code, t);
-        loadLifted(operands[1], h[3]);
-        operate(code, cf, t);
-      }
+      compute(t, h[1], h[3]);
       code.local(ClassFile.Code.LSTORE, result[1]);
       code.smallInt(t instanceof TypedNodes.IntArith ? io.dataflow.core.Kind.INT
           : io.dataflow.core.Kind.BOOL);
@@ -823,6 +1058,31 @@ final class FusedCompiler {
       code.smallInt(io.dataflow.core.Kind.NOVAL);
       code.local(ClassFile.Code.ISTORE, result[0]);
       code.place(done);
+    }
+
+    /**
+     * Pushes the bits of {@code t} on present operands of its static kind, whose bits are in
+     * the locals {@code leftBits} and {@code rightBits} (a constant operand's are its own).
+     */
+    private void compute(TypedNodes.TypedBinary t, int leftBits, int rightBits) {
+      if (t instanceof TypedNodes.NumCompare) {
+        loadLifted(t.left, leftBits);
+        if (kindOf(t.left, monitor) == io.dataflow.core.Kind.FLOAT) {
+          bitsToDouble(code, cf);
+          loadLifted(t.right, rightBits);
+          bitsToDouble(code, cf);
+          compareDoubles(code, t.op);
+        } else {
+          loadLifted(t.right, rightBits);
+          code.op(ClassFile.Code.LCMP);
+        }
+        compareToBits(code, t.op);
+      } else {
+        loadLifted(t.left, leftBits);
+        negateIfImplies(code, t);
+        loadLifted(t.right, rightBits);
+        operate(code, cf, t);
+      }
     }
 
     /** Pushes a lifted operand's bits: its memory, or a constant's own bits. */
@@ -1079,6 +1339,9 @@ final class FusedCompiler {
   private static final String SLOT = NODE_PACKAGE + "Slot";
   private static final String TYPED = NODE_PACKAGE + "TypedNodes$TypedBinary";
   private static final String RING = NODE_PACKAGE + "HistoryRing";
+  private static final String COLUMNS = "io/dataflow/core/TickColumns";
+  /** The descriptor of {@code batch} and {@code dense}: (in, out, from, to) to the tick reached. */
+  private static final String BATCH = "(L" + COLUMNS + ";L" + COLUMNS + ";II)I";
 
   /** Where a node's value of this tick is: in its own slot, or in two locals. */
   private sealed interface Val permits Field, Local {}

@@ -98,6 +98,19 @@ final class HistoryRing {
     }
   }
 
+  /** Generated batch code: whether the ring is full and every sample is of {@code kind}. */
+  boolean fullOf(int kind) {
+    if (size < tags.length) {
+      return false;
+    }
+    for (byte t : tags) {
+      if (t != kind) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Generated batch code: after pushing every sample, how many of the newest are real. */
   void keepNewest(int count) {
     size = count;

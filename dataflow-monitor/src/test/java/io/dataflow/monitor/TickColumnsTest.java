@@ -101,10 +101,14 @@ class TickColumnsTest {
         + (r.nextBoolean() ? "g" : "1.5") + ")";
   }
 
-  /** Fills tick {@code t} of {@code in} with random values of each input's kind, or absences. */
-  private static void randomTick(SplittableRandom r, DataflowProgram p, TickColumns in, int t) {
+  /**
+   * Fills tick {@code t} of {@code in} with random values of each input's kind, or (unless
+   * {@code dense}) absences.
+   */
+  private static void randomTick(SplittableRandom r, DataflowProgram p, TickColumns in, int t,
+      boolean dense) {
     for (int s = 0; s < in.width(); s++) {
-      int c = r.nextInt(12);
+      int c = dense ? 2 + r.nextInt(10) : r.nextInt(12);
       if (c == 0) {
         in.setNoVal(s, t);
       } else if (c == 1) {
@@ -113,8 +117,8 @@ class TickColumnsTest {
         switch (p.inputs().name(s)) {
           case "f", "g" -> in.setFloat(s, t, r.nextInt(16) / 4.0);
           case "b", "c" -> in.setBool(s, t, r.nextBoolean());
-          default -> in.setInt(s, t,
-              r.nextInt(40) == 0 ? Long.MAX_VALUE - r.nextInt(3) : r.nextInt(41) - 20);
+          default -> in.setInt(s, t, r.nextInt(dense ? 400 : 40) == 0
+              ? Long.MAX_VALUE - r.nextInt(3) : r.nextInt(41) - 20);
         }
       }
     }
@@ -122,10 +126,16 @@ class TickColumnsTest {
 
   /**
    * Runs {@code batches} random batches through columns and through rows, compares, and returns
-   * {ticks evaluated by generated loops, ticks evaluated}.
+   * {ticks evaluated by generated loops, ticks evaluated, dense batches}.
    */
   private static long[] compare(long seed, String spec, DataflowMonitor.Fusion fusion,
       int batches) {
+    return compare(seed, spec, fusion, batches, Integer.MAX_VALUE);
+  }
+
+  /** The same, where one batch in {@code denseEvery} (on average) has every input present. */
+  private static long[] compare(long seed, String spec, DataflowMonitor.Fusion fusion,
+      int batches, int denseEvery) {
     SplittableRandom r = new SplittableRandom(seed);
     DataflowProgram p = DataflowProgram.compile("b.dsrv", spec);
     DataflowMonitor columns = monitor(p, fusion);
@@ -136,8 +146,9 @@ class TickColumnsTest {
     Row rowOut = p.outputs().newRow();
     for (int b = 0; b < batches; b++) {
       int n = r.nextInt(71);
+      boolean dense = r.nextInt(denseEvery) == 0;
       for (int t = 0; t < n; t++) {
-        randomTick(r, p, in, t);
+        randomTick(r, p, in, t, dense);
       }
       in.setSize(n);
       long first = columns.nextTick();
@@ -158,7 +169,7 @@ class TickColumnsTest {
           assertThat(out.size()).as("seed=%d: ticks evaluated before the failure", seed)
               .isEqualTo(t);
           assertThat(columns.nextTick()).isEqualTo(first + t);
-          return new long[] {columns.loopTicks, columns.nextTick()};
+          return new long[] {columns.loopTicks, columns.nextTick(), columns.denseBatches};
         }
         for (int s = 0; s < out.width(); s++) {
           assertThat(out.get(s, t)).as("seed=%d batch %d tick %d output %s\n%s", seed, b, t,
@@ -169,7 +180,7 @@ class TickColumnsTest {
       assertThat(out.size()).isEqualTo(n);
       assertThat(columns.nextTick()).isEqualTo(rows.nextTick());
     }
-    return new long[] {columns.loopTicks, columns.nextTick()};
+    return new long[] {columns.loopTicks, columns.nextTick(), columns.denseBatches};
   }
 
   @ParameterizedTest(name = "seed={0}")
@@ -194,6 +205,70 @@ class TickColumnsTest {
       // Every input has its declared kind or is absent: the loop never leaves a tick to the
       // per-tick path, so every tick evaluated went through it.
       assertThat(looped[0]).as("seed=%d: ticks through the loop", seed).isEqualTo(looped[1]);
+    }
+  }
+
+  /**
+   * Batches whose inputs are all present take the dense loop once every ring is full of present
+   * samples; mixed with batches of absences, every output, failure and the state carried
+   * between batches (lifting memories, history, defaults) match the ticks one by one.
+   */
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
+  void denseBatchesGiveWhatTheTicksGiveOneByOne(long seed) {
+    String spec = loopSpec(new SplittableRandom(seed * 17 + 3));
+    long[] looped = compare(seed, spec, DataflowMonitor.Fusion.EAGER, 16, 2);
+    long operators = spec.chars().filter(ch -> ch == '(').count();
+    if (operators > 18) {
+      return; // no loop: its code would be too large for the JIT
+    }
+    assertThat(looped[0]).as("seed=%d: ticks through the loops", seed).isEqualTo(looped[1]);
+    // Batches of present inputs (no zero, no overflow) take the dense loop from the first batch
+    // that starts with every ring full.
+    DataflowProgram p = DataflowProgram.compile("d.dsrv", spec);
+    DataflowMonitor m = monitor(p, DataflowMonitor.Fusion.EAGER);
+    SplittableRandom r = new SplittableRandom(seed);
+    TickColumns in = p.inputs().newColumns(8);
+    TickColumns out = p.outputs().newColumns(8);
+    try {
+      for (int b = 0; b < 3; b++) {
+        for (int t = 0; t < 8; t++) {
+          for (int s = 0; s < in.width(); s++) {
+            switch (p.inputs().name(s)) {
+              case "f", "g" -> in.setFloat(s, t, r.nextInt(16) / 4.0);
+              case "b", "c" -> in.setBool(s, t, r.nextBoolean());
+              default -> in.setInt(s, t, 10 + r.nextInt(10));
+            }
+          }
+        }
+        in.setSize(8);
+        m.evaluate(in, out);
+      }
+    } catch (MonitorException derivedZero) {
+      return; // a computed divisor (say x - x) is zero: the dense loop failed like the rows
+    }
+    assertThat(m.denseBatches).as("seed=%d: dense batches of\n%s", seed, spec)
+        .isBetween(2L, 3L);
+    assertThat(m.loopTicks).isEqualTo(24);
+  }
+
+  /** The dense check reads eight kinds at a time: every position, range and tail counts. */
+  @Test
+  void theDenseCheckSeesAnyOtherKindInItsRangeAndNothingOutside() {
+    byte[] kinds = new byte[40];
+    java.util.Arrays.fill(kinds, io.dataflow.core.Kind.INT);
+    for (int from = 0; from < 12; from++) {
+      for (int to = from; to <= 40; to++) {
+        assertThat(DataflowMonitor.allOfKind(kinds, from, to, io.dataflow.core.Kind.INT))
+            .isTrue();
+        for (int odd = 0; odd < 40; odd++) {
+          kinds[odd] = odd % 2 == 0 ? io.dataflow.core.Kind.NOVAL : io.dataflow.core.Kind.FLOAT;
+          assertThat(DataflowMonitor.allOfKind(kinds, from, to, io.dataflow.core.Kind.INT))
+              .as("[%d, %d) with another kind at %d", from, to, odd)
+              .isEqualTo(odd < from || odd >= to);
+          kinds[odd] = io.dataflow.core.Kind.INT;
+        }
+      }
     }
   }
 
