@@ -608,7 +608,39 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   private FusedStreams generate() {
     return FusedCompiler.compile(this, order, checkedStreams, inputCells, checkedTypes,
-        inputHandles, outputCells, ringCells, committing, hasDynamic);
+        inputHandles, outputCells, ringCells, committing, hasDynamic ? repairable() : null);
+  }
+
+  /**
+   * The computed streams a dynamic body may evaluate ahead of the static order: those in some
+   * property's scope, and what they read in the same tick (the repair is transitive). Only
+   * these need to track, per tick, whether they were evaluated; no body can reach the others,
+   * so they run once each in the static order.
+   */
+  private boolean[] repairable() {
+    boolean[] repairable = new boolean[cells.length];
+    java.util.ArrayDeque<StreamCell> todo = new java.util.ArrayDeque<>();
+    for (StreamCell owner : cells) {
+      for (Committable k : owner.commits) {
+        if (k instanceof DynamicNode d) {
+          for (StreamCell c : cells) {
+            if (c.root != null && !repairable[c.index] && d.inScope(c.name)) {
+              repairable[c.index] = true;
+              todo.add(c);
+            }
+          }
+        }
+      }
+    }
+    while (!todo.isEmpty()) {
+      for (StreamCell d : todo.poll().sameTick) {
+        if (d.root != null && !repairable[d.index]) {
+          repairable[d.index] = true;
+          todo.add(d);
+        }
+      }
+    }
+    return repairable;
   }
 
   /**

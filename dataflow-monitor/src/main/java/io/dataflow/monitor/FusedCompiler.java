@@ -49,9 +49,10 @@ final class FusedCompiler {
    */
   static FusedStreams compile(DataflowMonitor monitor, StreamCell[] order, boolean[] checked,
       StreamCell[] inputs, TypeCheck.Compiled[] inputChecks, MonitorInput[] handles,
-      StreamCell[] outputs, StreamCell[] ringCells, StreamCell[] committing, boolean dynamic) {
+      StreamCell[] outputs, StreamCell[] ringCells, StreamCell[] committing,
+      boolean[] repairable) {
     Tick tick = new Tick(order, checked, inputs, inputChecks, handles, outputs, ringCells,
-        committing, monitor.untypedOutputs().length > 0, dynamic);
+        committing, monitor.untypedOutputs().length > 0, repairable);
     List<Object> constants = new ArrayList<>();
     Map<Object, Integer> index = new IdentityHashMap<>();
     constant(monitor, constants, index);
@@ -213,7 +214,13 @@ final class FusedCompiler {
   /** What one tick does besides the streams: inputs, checks, commit, outputs. */
   private record Tick(StreamCell[] order, boolean[] checked, StreamCell[] inputs,
       TypeCheck.Compiled[] inputChecks, MonitorInput[] handles, StreamCell[] outputs,
-      StreamCell[] ringCells, StreamCell[] committing, boolean checkOutputs, boolean dynamic) {}
+      StreamCell[] ringCells, StreamCell[] committing, boolean checkOutputs,
+      boolean[] repairable) {
+    /** Whether the program has dynamic properties ({@code repairable} is then not null). */
+    boolean dynamic() {
+      return repairable != null;
+    }
+  }
 
   private static byte[] generate(Tick tick, List<List<Node>> schedules,
       List<Object> constants, Map<Object, Integer> index) {
@@ -248,7 +255,8 @@ final class FusedCompiler {
       cf.method(ClassFile.ACC_STATIC, "s" + s, "()V",
           stream(cf, name, order[s], schedules.get(s),
               tick.checked()[order[s].index] ? tick.inputChecks()[order[s].index] : null,
-              tick.dynamic(), constants, index));
+              tick.dynamic(), tick.dynamic() && tick.repairable()[order[s].index], constants,
+              index));
     }
     streamsAndCommit(run, cf, name, tick, constants, index);
     for (int j = 0; j < tick.outputs().length; j++) {
@@ -1262,13 +1270,13 @@ final class FusedCompiler {
 
   /** One stream: compute its nodes, store the root into the cell, check, attribute failures. */
   private static ClassFile.Code stream(ClassFile cf, String name, StreamCell cell,
-      List<Node> schedule, TypeCheck.Compiled check, boolean dynamic, List<Object> constants,
-      Map<Object, Integer> index) {
+      List<Node> schedule, TypeCheck.Compiled check, boolean dynamic, boolean repairable,
+      List<Object> constants, Map<Object, Integer> index) {
     Emitter e = new Emitter(cf, name, constants, index);
     ClassFile.Code c = e.code;
     ClassFile.Code.Label skip = new ClassFile.Code.Label();
     int start = c.pc();
-    if (dynamic) {
+    if (repairable) {
       // A dynamic body may have evaluated this stream already this tick (order repair).
       getConstant(c, cf, name, constants.get(0), constants, index);
       getConstant(c, cf, name, cell, constants, index);
@@ -1315,7 +1323,7 @@ final class FusedCompiler {
           "(L" + CELL + ";)V"));
       c.place(ok);
     }
-    if (dynamic) {
+    if (repairable) {
       getConstant(c, cf, name, constants.get(0), constants, index);
       getConstant(c, cf, name, cell, constants, index);
       c.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(MONITOR, "leave", "(L" + CELL + ";)V"));
