@@ -224,7 +224,12 @@ final class DynamicBodies {
       body.run();
     }
 
-    /** The body through the interpreter, counting evaluations until code is generated. */
+    /**
+     * The body through the interpreter, counting evaluations until code is generated. The
+     * interpreter is reached through a method handle the JIT does not inline through (as in
+     * {@code DataflowMonitor.Interpreted}): inlined at the body's call site during warm-up, it
+     * made the compiled tick too big to be inlined into its caller.
+     */
     private final class Interpreting implements FusedStreams.Body {
       @Override
       public void run() {
@@ -234,16 +239,27 @@ final class DynamicBodies {
           generated.run();
           return;
         }
-        root.eval();
-        if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
-          if (monitor.fusesEagerly()) {
-            FusedStreams.Body now = FusedCompiler.compileBody(root);
-            if (now != null) {
-              body = now;
-            }
-          } else {
-            FusedCompiler.inBackground(() -> pending = FusedCompiler.compileBody(root));
+        try {
+          interpretBody.invokeExact(Instance.this);
+        } catch (RuntimeException | Error e) {
+          throw e;
+        } catch (Throwable e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+
+    /** One interpreted evaluation; the body gets generated code once it proved long-lived. */
+    private void interpret() {
+      root.eval();
+      if (++ticks == FUSE_AFTER && monitor.fusedBodies()) {
+        if (monitor.fusesEagerly()) {
+          FusedStreams.Body now = FusedCompiler.compileBody(root);
+          if (now != null) {
+            body = now;
           }
+        } else {
+          FusedCompiler.inBackground(() -> pending = FusedCompiler.compileBody(root));
         }
       }
     }
@@ -254,6 +270,18 @@ final class DynamicBodies {
       for (int i = 0, n = list.size(); i < n; i++) {
         list.get(i).commit();
       }
+    }
+  }
+
+  // Not final: see Interpreting. Set once, by the static initializer.
+  private static java.lang.invoke.MethodHandle interpretBody;
+
+  static {
+    try {
+      interpretBody = java.lang.invoke.MethodHandles.lookup().findVirtual(Instance.class,
+          "interpret", java.lang.invoke.MethodType.methodType(void.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
     }
   }
 
