@@ -120,6 +120,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final StreamCell[] committing;
   private final TypeCheck.Compiled[] checkedTypes;
   private final boolean hasDynamic;
+  /** The streams a dynamic body can evaluate out of order (see repairable()), or null. */
+  private final boolean[] repairable;
   /** The tick path: generated code, or {@link Interpreted} until it exists (owner thread). */
   private FusedStreams fused;
   /** Generated on a background thread, installed by the owner at a tick boundary. */
@@ -268,6 +270,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
       checked[i] = checkedTypes[i] != null;
     }
     this.checkedStreams = checked;
+    // Here, on the owner thread, once every root (and so every dynamic node) is built.
+    this.repairable = hasDynamic ? repairable() : null;
     this.fusion = options.fusion();
     FusedStreams generated = fusion == Fusion.EAGER ? generate() : null;
     this.fused = generated != null ? generated : new Interpreted();
@@ -608,17 +612,25 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   private FusedStreams generate() {
     return FusedCompiler.compile(this, order, checkedStreams, inputCells, checkedTypes,
-        inputHandles, outputCells, ringCells, committing, hasDynamic ? repairable() : null);
+        inputHandles, outputCells, ringCells, committing, repairable);
   }
 
   /**
    * The computed streams a dynamic body may evaluate ahead of the static order: those in some
    * property's scope, and what they read in the same tick (the repair is transitive). Only
    * these need to track, per tick, whether they were evaluated; no body can reach the others,
-   * so they run once each in the static order.
+   * so they run once each in the static order. With lambdas every computed stream: a
+   * {@code dynamic} inside a lambda is built at the call site's first call, and a closure
+   * (reached through history, say) reads streams outside the body's scope.
    */
   private boolean[] repairable() {
     boolean[] repairable = new boolean[cells.length];
+    if (program.hasLambda) {
+      for (StreamCell c : cells) {
+        repairable[c.index] = c.root != null;
+      }
+      return repairable;
+    }
     java.util.ArrayDeque<StreamCell> todo = new java.util.ArrayDeque<>();
     for (StreamCell owner : cells) {
       for (Committable k : owner.commits) {

@@ -236,6 +236,38 @@ class DynamicPropertiesTest {
         .isEqualTo("tick 0: stream 'w': dynamic same-tick dependency cycle: z -> w -> z");
   }
 
+  /**
+   * Generated code repairs the order for every stream a body can reach, also through a lambda:
+   * a {@code dynamic} built at a call site's first call, or a closure read through history that
+   * reads a stream outside the body's scope. The cycle is found, and named, as the interpreter
+   * finds it; without a cycle both give the same outputs.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(DataflowMonitor.Fusion.class)
+  void orderRepairReachesStreamsThroughLambdas(DataflowMonitor.Fusion fusion) {
+    String insideLambda = "in x: Int\nin s: Str\naux f = \\t: Str -> dynamic(t)\nout o = f(s)\n"
+        + "out c = o + x";
+    String closure = "in x: Int\nin s: Str\naux f = \\v: Int -> v + w\naux g = f[1]\n"
+        + "aux w: Int = o + x\nout o: Int\no = dynamic(s, {g})";
+    String ticks = "x=0 | x=1 | x=2 s=\"%s\" | x=3";
+    assertThat(describe(runtimeError(monitorWith(insideLambda, fusion),
+        String.format(ticks, "c")))).isEqualTo(
+        "tick 2: stream 'c': dynamic same-tick dependency cycle: o -> c -> o");
+    assertThat(describe(runtimeError(monitorWith(closure, fusion),
+        String.format(ticks, "g(1)")))).isEqualTo(
+        "tick 2: stream 'w': dynamic same-tick dependency cycle: o -> w -> o");
+    String noCycle = "in x: Int\nin s: Str\naux f = \\t: Str -> dynamic(t)\nout o = f(s)\n"
+        + "out c = x * 2";
+    assertThat(run(monitorWith(noCycle, fusion), String.format(ticks, "c + 1")))
+        .containsExactly("c[0] = Int(0)", "c[1] = Int(2)", "o[2] = Int(5)", "c[2] = Int(4)",
+            "o[3] = Int(7)", "c[3] = Int(6)");
+  }
+
+  private static DataflowMonitor monitorWith(String spec, DataflowMonitor.Fusion fusion) {
+    return DataflowMonitor.create(compile(spec),
+        DataflowMonitor.Options.DEFAULT.withFusion(fusion));
+  }
+
   @Test
   void cycleBetweenTwoBodiesIsARuntimeError() {
     MonitorException e = runtimeError(
