@@ -516,37 +516,10 @@ final class FusedCompiler {
           locals.put(n, new int[] {local(1), local(2)});
         }
       }
-      // History: each ring's samples in locals, newest first, and how many are real.
-      for (StreamCell c : tick.ringCells()) {
-        int depth = c.ring.depth();
-        int[] h = new int[1 + 3 * depth];
-        h[0] = local(1);
-        get(c.ring);
-        code.op(ClassFile.Code.GETFIELD, cf.fieldRef(RING, "size", "I"));
-        code.local(ClassFile.Code.ISTORE, h[0]);
-        for (int k = 1; k <= depth; k++) {
-          h[3 * k - 2] = local(1);
-          h[3 * k - 1] = local(2);
-          get(c.ring);
-          code.intConstant(cf, k);
-          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "tagAgo", "(I)B"));
-          code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
-          get(c.ring);
-          code.intConstant(cf, k);
-          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "bitsAgo", "(I)J"));
-          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
-        }
-        history.put(c.ring, h);
-      }
-      code.op(ClassFile.Code.ILOAD_3);
-      code.local(ClassFile.Code.ISTORE, 5);
-      ClassFile.Code.Label loop = new ClassFile.Code.Label();
+      loadRings(true);
       ClassFile.Code.Label end = new ClassFile.Code.Label();
       ClassFile.Code.Label bail = new ClassFile.Code.Label();
-      code.place(loop);
-      code.local(ClassFile.Code.ILOAD, 5);
-      code.local(ClassFile.Code.ILOAD, 4);
-      code.jump(ClassFile.Code.IF_ICMPGE, end);
+      ClassFile.Code.Label loop = loopHead(end);
       // Each input's kind must be NoVal, Deferred or the declared one; anything else (a type
       // error among them) is left to the per-tick path, before this tick changed anything.
       for (int j = 0; j < inputs.length; j++) {
@@ -602,34 +575,8 @@ final class FusedCompiler {
         code.local(ClassFile.Code.LLOAD, v[1]);
         code.op(ClassFile.Code.LASTORE);
       }
-      // Commit: each ring takes this tick's value of its stream.
-      for (StreamCell c : tick.ringCells()) {
-        int[] h = history.get(c.ring);
-        int depth = c.ring.depth();
-        for (int k = depth; k >= 2; k--) {
-          code.local(ClassFile.Code.ILOAD, h[3 * (k - 1) - 2]);
-          code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
-          code.local(ClassFile.Code.LLOAD, h[3 * (k - 1) - 1]);
-          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
-        }
-        int[] v = locals.get(c);
-        code.local(ClassFile.Code.ILOAD, v[0]);
-        code.local(ClassFile.Code.ISTORE, h[1]);
-        code.local(ClassFile.Code.LLOAD, v[1]);
-        code.local(ClassFile.Code.LSTORE, h[2]);
-        ClassFile.Code.Label full = new ClassFile.Code.Label();
-        code.local(ClassFile.Code.ILOAD, h[0]);
-        code.intConstant(cf, depth);
-        code.jump(ClassFile.Code.IF_ICMPGE, full);
-        code.local(ClassFile.Code.ILOAD, h[0]); // not iinc: the index may need 'wide'
-        code.smallInt(1);
-        code.op(ClassFile.Code.IADD);
-        code.local(ClassFile.Code.ISTORE, h[0]);
-        code.place(full);
-      }
-      code.op(ClassFile.Code.IINC, (5 << 8) | 1);
-      code.jump(ClassFile.Code.GOTO, loop);
-      code.place(end);
+      shiftRings(true);
+      loopTail(loop, end);
       writeBack(cells, lastPresent, inArrays);
       code.local(ClassFile.Code.ILOAD, 4);
       code.op(ClassFile.Code.IRETURN);
@@ -762,26 +709,9 @@ final class FusedCompiler {
         code.op(ClassFile.Code.LCONST_0);
         code.local(ClassFile.Code.LSTORE, v[1]);
       }
-      for (StreamCell c : tick.ringCells()) {
-        int depth = c.ring.depth();
-        int[] h = new int[1 + 3 * depth]; // the general loop's layout; only the bits are used
-        for (int k = 1; k <= depth; k++) {
-          h[3 * k - 1] = local(2);
-          get(c.ring);
-          code.intConstant(cf, k);
-          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "bitsAgo", "(I)J"));
-          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
-        }
-        history.put(c.ring, h);
-      }
-      code.op(ClassFile.Code.ILOAD_3);
-      code.local(ClassFile.Code.ISTORE, 5);
-      ClassFile.Code.Label loop = new ClassFile.Code.Label();
+      loadRings(false);
       ClassFile.Code.Label end = new ClassFile.Code.Label();
-      code.place(loop);
-      code.local(ClassFile.Code.ILOAD, 5);
-      code.local(ClassFile.Code.ILOAD, 4);
-      code.jump(ClassFile.Code.IF_ICMPGE, end);
+      ClassFile.Code.Label loop = loopHead(end);
       for (int j = 0; j < inputs.length; j++) {
         code.local(ClassFile.Code.ALOAD, inPayloads[j]);
         code.local(ClassFile.Code.ILOAD, 5);
@@ -812,18 +742,8 @@ final class FusedCompiler {
         code.local(ClassFile.Code.LLOAD, locals.get(outputs[j])[1]);
         code.op(ClassFile.Code.LASTORE);
       }
-      for (StreamCell c : tick.ringCells()) { // the shift register moves by one sample
-        int[] h = history.get(c.ring);
-        for (int k = c.ring.depth(); k >= 2; k--) {
-          code.local(ClassFile.Code.LLOAD, h[3 * (k - 1) - 1]);
-          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
-        }
-        code.local(ClassFile.Code.LLOAD, locals.get(c)[1]);
-        code.local(ClassFile.Code.LSTORE, h[2]);
-      }
-      code.op(ClassFile.Code.IINC, (5 << 8) | 1);
-      code.jump(ClassFile.Code.GOTO, loop);
-      code.place(end);
+      shiftRings(false);
+      loopTail(loop, end);
       denseWriteBack(cells);
       code.local(ClassFile.Code.ILOAD, 4);
       code.op(ClassFile.Code.IRETURN);
@@ -831,6 +751,88 @@ final class FusedCompiler {
       code.maxStack = 8;
       code.maxLocals = next;
       return code.pc() > MAX_CODE ? null : code;
+    }
+
+    /**
+     * Each ring's samples into locals, newest first: {size, tag1, bits1, tag2, bits2, ...}.
+     * Without {@code tags} (the dense loop: every sample is of the ring's kind) the bits only.
+     */
+    private void loadRings(boolean tags) {
+      for (StreamCell c : tick.ringCells()) {
+        int depth = c.ring.depth();
+        int[] h = new int[1 + 3 * depth];
+        if (tags) {
+          h[0] = local(1);
+          get(c.ring);
+          code.op(ClassFile.Code.GETFIELD, cf.fieldRef(RING, "size", "I"));
+          code.local(ClassFile.Code.ISTORE, h[0]);
+        }
+        for (int k = 1; k <= depth; k++) {
+          if (tags) {
+            h[3 * k - 2] = local(1);
+            get(c.ring);
+            code.intConstant(cf, k);
+            code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "tagAgo", "(I)B"));
+            code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
+          }
+          h[3 * k - 1] = local(2);
+          get(c.ring);
+          code.intConstant(cf, k);
+          code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "bitsAgo", "(I)J"));
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        history.put(c.ring, h);
+      }
+    }
+
+    /**
+     * The commit of a tick: each ring's shift register takes its stream's value of this tick
+     * (with {@code tags}: its tag too, and the count of real samples grows up to the depth).
+     */
+    private void shiftRings(boolean tags) {
+      for (StreamCell c : tick.ringCells()) {
+        int[] h = history.get(c.ring);
+        int depth = c.ring.depth();
+        int[] v = locals.get(c);
+        for (int k = depth; k >= 1; k--) {
+          if (tags) {
+            code.local(ClassFile.Code.ILOAD, k == 1 ? v[0] : h[3 * (k - 1) - 2]);
+            code.local(ClassFile.Code.ISTORE, h[3 * k - 2]);
+          }
+          code.local(ClassFile.Code.LLOAD, k == 1 ? v[1] : h[3 * (k - 1) - 1]);
+          code.local(ClassFile.Code.LSTORE, h[3 * k - 1]);
+        }
+        if (tags) {
+          ClassFile.Code.Label full = new ClassFile.Code.Label();
+          code.local(ClassFile.Code.ILOAD, h[0]);
+          code.intConstant(cf, depth);
+          code.jump(ClassFile.Code.IF_ICMPGE, full);
+          code.local(ClassFile.Code.ILOAD, h[0]); // not iinc: the index may need 'wide'
+          code.smallInt(1);
+          code.op(ClassFile.Code.IADD);
+          code.local(ClassFile.Code.ISTORE, h[0]);
+          code.place(full);
+        }
+      }
+    }
+
+    /** {@code i = from}, then the loop's head: on to {@code end} once {@code i == to}. */
+    private ClassFile.Code.Label loopHead(ClassFile.Code.Label end) {
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ISTORE, 5);
+      ClassFile.Code.Label loop = new ClassFile.Code.Label();
+      code.place(loop);
+      code.local(ClassFile.Code.ILOAD, 5);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.jump(ClassFile.Code.IF_ICMPGE, end);
+      return loop;
+    }
+
+    /** {@code i++}, back to the head; {@code end} placed after the loop. */
+    private void loopTail(ClassFile.Code.Label loop, ClassFile.Code.Label end) {
+      code.op(ClassFile.Code.IINC, (5 << 8) | 1);
+      code.jump(ClassFile.Code.GOTO, loop);
+      code.place(end);
     }
 
     /** The local holding a value's bits, or -1 for a constant (see {@link #loadLifted}). */
