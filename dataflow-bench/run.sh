@@ -8,8 +8,8 @@
 #
 # Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
 #   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
-#               workload, the typed handles for simple_add, batches in columns for the five
-#               workloads with ratio targets but chain32, the stepped and threaded runtime
+#               workload, the typed handles for simple_add, batches in columns for the six
+#               workloads with ratio targets, the stepped and threaded runtime
 #               for simple_add, cutover with 100 streams; 1 fork,
 #               2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
@@ -66,7 +66,7 @@ if [[ $mode == quick ]]; then
   runs=(
     "io.dataflow.bench.(MonitorBench|BaselineBench).*;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.TypedMonitorBench.typed -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
-    "io.dataflow.bench.ColumnsMonitorBench.columns -p workload=simple_add,counter,threshold,window3,arith;-f 1 -wi 2 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.ColumnsMonitorBench.columns -p workload=simple_add,counter,threshold,window3,arith,chain32;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)\$ -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.CutoverBench.* -p streams=100;-f 1 -wi 5 -w 1s -i 3 -r 1s"
   )

@@ -291,6 +291,12 @@ final class FusedCompiler {
       }
       batch = new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor, schedules, constants,
           index).emit(dense != null);
+      if (batch == null && dense != null) {
+        // The general loop is too large for the JIT, the dense one is not (it is several times
+        // smaller): dense batches still run as one loop, the others tick by tick.
+        batch = new BatchEmitter(cf, name, tick, (DataflowMonitor) monitor, schedules,
+            constants, index).emitDispatchOnly();
+      }
     }
     if (batch == null) {
       batch = new ClassFile.Code(); // the per-tick path does every tick
@@ -611,6 +617,16 @@ final class FusedCompiler {
           code.catchAll(r[0], r[1], handler);
         }
       }
+    }
+
+    /** {@code batch} without a general loop: dense batches, or none of the batch. */
+    ClassFile.Code emitDispatchOnly() {
+      denseDispatch();
+      code.op(ClassFile.Code.ILOAD_3);
+      code.op(ClassFile.Code.IRETURN);
+      code.maxStack = 8;
+      code.maxLocals = 5;
+      return code;
     }
 
     /** When the batch is dense: {@code return dense(in, out, from, to)}. */
