@@ -246,6 +246,7 @@ final class ClassFile {
     static final int LXOR = 0x83;
     static final int LCMP = 0x94;
     static final int LADD = 0x61;
+    static final int IXOR = 0x82;
     static final int DCMPL = 0x97;
     static final int DCMPG = 0x98;
     static final int IFEQ = 0x99;

@@ -619,22 +619,36 @@ final class FusedCompiler {
       }
     }
 
-    /** {@code batch} without a general loop: dense batches, or none of the batch. */
+    /**
+     * {@code batch} without a general loop: a dense batch, or {@code ~to} with {@code to} where
+     * the dense loop could take over (see {@link FusedStreams#batch}).
+     */
     ClassFile.Code emitDispatchOnly() {
       denseDispatch();
-      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.smallInt(-1);
+      code.op(ClassFile.Code.IXOR);
       code.op(ClassFile.Code.IRETURN);
       code.maxStack = 8;
-      code.maxLocals = 5;
+      code.maxLocals = next;
       return code;
     }
 
-    /** When the batch is dense: {@code return dense(in, out, from, to)}. */
+    /**
+     * When the batch is dense: {@code return dense(in, out, from, to)}. Otherwise {@code to}
+     * moves back to where the dense loop could take over (the deepest ring's depth after the
+     * last tick with an input of another kind), so that the rest of the batch is offered to it
+     * again; what follows runs the rest of the batch as before.
+     */
     private void denseDispatch() {
       ClassFile.Code.Label general = new ClassFile.Code.Label();
+      ClassFile.Code.Label limit = new ClassFile.Code.Label();
       code.op(ClassFile.Code.ILOAD_3);
       code.local(ClassFile.Code.ILOAD, 4);
       code.jump(ClassFile.Code.IF_ICMPGE, general);
+      int last = local(1); // the index after the last tick with an input of another kind
+      code.op(ClassFile.Code.ILOAD_3);
+      code.local(ClassFile.Code.ISTORE, last);
       StreamCell[] inputs = tick.inputs();
       for (int j = 0; j < inputs.length; j++) {
         code.op(ClassFile.Code.ALOAD_1);
@@ -643,14 +657,22 @@ final class FusedCompiler {
         code.op(ClassFile.Code.ILOAD_3);
         code.local(ClassFile.Code.ILOAD, 4);
         code.smallInt(kindOf(inputs[j], monitor));
-        code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(MONITOR, "allOfKind", "([BIII)Z"));
-        code.jump(ClassFile.Code.IFEQ, general);
+        code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef(MONITOR, "afterLastOther",
+            "([BIII)I"));
+        code.local(ClassFile.Code.ILOAD, last);
+        code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Math", "max", "(II)I"));
+        code.local(ClassFile.Code.ISTORE, last);
       }
+      code.local(ClassFile.Code.ILOAD, last);
+      code.op(ClassFile.Code.ILOAD_3);
+      code.jump(ClassFile.Code.IF_ICMPNE, limit);
+      int depth = 0;
       for (StreamCell c : tick.ringCells()) {
+        depth = Math.max(depth, c.ring.depth());
         get(c.ring);
         code.smallInt(kindOf(c, monitor));
         code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(RING, "fullOf", "(I)Z"));
-        code.jump(ClassFile.Code.IFEQ, general);
+        code.jump(ClassFile.Code.IFEQ, limit);
       }
       code.op(ClassFile.Code.ALOAD_0);
       code.op(ClassFile.Code.ALOAD_1);
@@ -659,6 +681,22 @@ final class FusedCompiler {
       code.local(ClassFile.Code.ILOAD, 4);
       code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(name, "dense", BATCH));
       code.op(ClassFile.Code.IRETURN);
+      code.place(limit);
+      // Rings need 'depth' ticks of present samples after the last absence to be full again;
+      // at least 8 ticks each time, so that rings slow to fill cost few checks.
+      code.local(ClassFile.Code.ILOAD, last);
+      code.intConstant(cf, depth);
+      code.op(ClassFile.Code.IADD);
+      code.op(ClassFile.Code.ILOAD_3);
+      code.smallInt(8);
+      code.op(ClassFile.Code.IADD);
+      code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/lang/Math", "max", "(II)I"));
+      code.local(ClassFile.Code.ISTORE, last);
+      code.local(ClassFile.Code.ILOAD, last);
+      code.local(ClassFile.Code.ILOAD, 4);
+      code.jump(ClassFile.Code.IF_ICMPGE, general);
+      code.local(ClassFile.Code.ILOAD, last);
+      code.local(ClassFile.Code.ISTORE, 4);
       code.place(general);
     }
 

@@ -21,8 +21,10 @@ interface FusedStreams {
    * Evaluates ticks {@code from} to {@code to - 1} of a batch in columns as one loop, with the
    * streams' state in locals, and returns the first tick it did not evaluate: {@code to}, or
    * earlier when a tick needs the per-tick path (a value of another kind than the loop expects),
-   * with the state written back as of the tick before it. Programs the loop does not cover
-   * return {@code from} at once.
+   * with the state written back as of the tick before it, or where the loop stopped for the
+   * dense loop to take over. Programs the loop does not cover return {@code from} at once; a
+   * program with only the dense loop returns {@code ~until} (negative) for a batch that is not
+   * dense: the ticks before {@code until} go one by one, then the rest is offered again.
    */
   int batch(io.dataflow.core.TickColumns in, io.dataflow.core.TickColumns out, int from, int to);
 

@@ -345,24 +345,67 @@ class TickColumnsTest {
     assertThat(m.loopTicks).isBetween(8 * (m.denseBatches - 1) + 1, 24L);
   }
 
-  /** The dense check reads eight kinds at a time: every position, range and tail counts. */
+  /**
+   * The dense check reads eight kinds at a time, backwards: it finds the last tick of another
+   * kind in its range, whatever the range, the tail and the other kinds before it.
+   */
   @Test
-  void theDenseCheckSeesAnyOtherKindInItsRangeAndNothingOutside() {
+  void theDenseCheckFindsTheLastOtherKindInItsRangeAndNothingOutside() {
     byte[] kinds = new byte[40];
     java.util.Arrays.fill(kinds, io.dataflow.core.Kind.INT);
     for (int from = 0; from < 12; from++) {
       for (int to = from; to <= 40; to++) {
-        assertThat(DataflowMonitor.allOfKind(kinds, from, to, io.dataflow.core.Kind.INT))
-            .isTrue();
+        assertThat(DataflowMonitor.afterLastOther(kinds, from, to, io.dataflow.core.Kind.INT))
+            .isEqualTo(from);
         for (int odd = 0; odd < 40; odd++) {
           kinds[odd] = odd % 2 == 0 ? io.dataflow.core.Kind.NOVAL : io.dataflow.core.Kind.FLOAT;
-          assertThat(DataflowMonitor.allOfKind(kinds, from, to, io.dataflow.core.Kind.INT))
-              .as("[%d, %d) with another kind at %d", from, to, odd)
-              .isEqualTo(odd < from || odd >= to);
+          kinds[odd / 2] = io.dataflow.core.Kind.DEFERRED; // another one, at or before it
+          int last = odd >= from && odd < to ? odd + 1
+              : odd / 2 >= from && odd / 2 < to ? odd / 2 + 1 : from;
+          assertThat(DataflowMonitor.afterLastOther(kinds, from, to, io.dataflow.core.Kind.INT))
+              .as("[%d, %d) with other kinds at %d and %d", from, to, odd / 2, odd)
+              .isEqualTo(last);
           kinds[odd] = io.dataflow.core.Kind.INT;
+          kinds[odd / 2] = io.dataflow.core.Kind.INT;
         }
       }
     }
+  }
+
+  /**
+   * An absence early in a batch leaves the rest to the dense loop once the rings are full
+   * again: the general loop stops there, and the ticks after it are offered to the dense loop.
+   */
+  @Test
+  void anAbsenceEarlyInABatchLeavesTheRestToTheDenseLoop() {
+    DataflowProgram p = DataflowProgram.compile("c.dsrv",
+        "in x: Int\nout z: Int\nout w: Int\nz = default(z[1], 0) + x\nw = x[2] * 2");
+    DataflowMonitor columns = monitor(p, DataflowMonitor.Fusion.EAGER);
+    DataflowMonitor rows = monitor(p, DataflowMonitor.Fusion.EAGER);
+    TickColumns in = p.inputs().newColumns(64);
+    TickColumns out = p.outputs().newColumns(64);
+    Row rowIn = p.inputs().newRow();
+    Row rowOut = p.outputs().newRow();
+    for (int b = 0; b < 3; b++) {
+      for (int t = 0; t < 64; t++) {
+        in.setInt(0, t, b * 64 + t);
+      }
+      if (b > 0) {
+        in.setNoVal(0, 5); // the ring of x holds a NoVal until two ticks later
+      }
+      in.setSize(64);
+      long dense = columns.denseBatches;
+      columns.evaluate(in, out);
+      for (int t = 0; t < 64; t++) {
+        in.copyTo(t, rowIn);
+        rows.evaluate(rowIn, rowOut);
+        assertThat(out.get(0, t)).isEqualTo(rowOut.get(0));
+        assertThat(out.get(1, t)).isEqualTo(rowOut.get(1));
+      }
+      assertThat(columns.denseBatches - dense).as("batch %d", b).isEqualTo(1);
+      assertThat(state(columns)).isEqualTo(state(rows));
+    }
+    assertThat(columns.loopTicks).isEqualTo(3 * 64);
   }
 
   @ParameterizedTest
