@@ -651,9 +651,7 @@ final class FusedCompiler {
       code.local(ClassFile.Code.ISTORE, last);
       StreamCell[] inputs = tick.inputs();
       for (int j = 0; j < inputs.length; j++) {
-        code.op(ClassFile.Code.ALOAD_1);
-        code.intConstant(cf, j);
-        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
+        pushColumn(1, j, true);
         code.op(ClassFile.Code.ILOAD_3);
         code.local(ClassFile.Code.ILOAD, 4);
         code.smallInt(kindOf(inputs[j], monitor));
@@ -725,27 +723,21 @@ final class FusedCompiler {
       int[] inPayloads = new int[inputs.length];
       for (int j = 0; j < inputs.length; j++) {
         inPayloads[j] = local(1);
-        code.op(ClassFile.Code.ALOAD_1);
-        code.intConstant(cf, j);
-        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+        pushColumn(1, j, false);
         code.local(ClassFile.Code.ASTORE, inPayloads[j]);
       }
       int[] outPayloads = new int[outputs.length];
       for (int j = 0; j < outputs.length; j++) {
         // Every output is present with its static kind: its kinds in one fill, first, so the
         // ticks before a failing one have theirs.
-        code.op(ClassFile.Code.ALOAD_2);
-        code.intConstant(cf, j);
-        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
+        pushColumn(2, j, true);
         code.op(ClassFile.Code.ILOAD_3);
         code.local(ClassFile.Code.ILOAD, 4);
         code.smallInt(kindOf(outputs[j], monitor));
         code.op(ClassFile.Code.INVOKESTATIC, cf.methodRef("java/util/Arrays", "fill",
             "([BIIB)V"));
         outPayloads[j] = local(1);
-        code.op(ClassFile.Code.ALOAD_2);
-        code.intConstant(cf, j);
-        code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+        pushColumn(2, j, false);
         code.local(ClassFile.Code.ASTORE, outPayloads[j]);
       }
       List<StreamCell> cells = new ArrayList<>(List.of(inputs));
@@ -955,14 +947,18 @@ final class FusedCompiler {
       }
     }
 
+    /** Pushes the kinds (or else the payloads) array of a column of the columns in a local. */
+    private void pushColumn(int columnsLocal, int slot, boolean kinds) {
+      code.local(ClassFile.Code.ALOAD, columnsLocal);
+      code.intConstant(cf, slot);
+      code.op(ClassFile.Code.INVOKEVIRTUAL, kinds
+          ? cf.methodRef(COLUMNS, "kinds", "(I)[B") : cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+    }
+
     private void columns(int columnsLocal, int slot, int[] into) {
-      code.local(ClassFile.Code.ALOAD, columnsLocal);
-      code.intConstant(cf, slot);
-      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "kinds", "(I)[B"));
+      pushColumn(columnsLocal, slot, true);
       code.local(ClassFile.Code.ASTORE, into[0]);
-      code.local(ClassFile.Code.ALOAD, columnsLocal);
-      code.intConstant(cf, slot);
-      code.op(ClassFile.Code.INVOKEVIRTUAL, cf.methodRef(COLUMNS, "payloads", "(I)[J"));
+      pushColumn(columnsLocal, slot, false);
       code.local(ClassFile.Code.ASTORE, into[1]);
     }
 
