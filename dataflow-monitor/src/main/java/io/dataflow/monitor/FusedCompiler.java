@@ -551,25 +551,7 @@ final class FusedCompiler {
         code.op(ClassFile.Code.LALOAD);
         code.local(ClassFile.Code.LSTORE, v[1]);
       }
-      StreamCell[] order = tick.order();
-      List<int[]> ranges = new ArrayList<>();
-      for (int s = 0; s < order.length; s++) {
-        int start = code.pc();
-        for (Node n : schedules.get(s)) {
-          if (n instanceof TypedNodes.TypedBinary t) {
-            typed(t);
-          } else if (n instanceof TemporalNodes.HistoryRead h) {
-            historyRead(h);
-          } else {
-            defaultOf((TemporalNodes.Default) n);
-          }
-        }
-        load(order[s].root);
-        int[] v = locals.get(order[s]);
-        code.local(ClassFile.Code.LSTORE, v[1]);
-        code.local(ClassFile.Code.ISTORE, v[0]);
-        ranges.add(new int[] {start, code.pc(), s});
-      }
+      List<int[]> ranges = streams(true);
       for (int j = 0; j < outputs.length; j++) {
         int[] v = locals.get(outputs[j]);
         code.local(ClassFile.Code.ALOAD, outArrays[j][0]);
@@ -600,6 +582,51 @@ final class FusedCompiler {
         return null;
       }
       return code;
+    }
+
+    /**
+     * One tick's streams in order, each stream's nodes then its value into the stream's locals;
+     * with {@code tags} the general loop's semantics (tags, lifting, memories), else the dense
+     * loop's (payloads only). Returns each stream's code range {start, end, stream} for
+     * {@link #failures}.
+     */
+    private List<int[]> streams(boolean tags) {
+      StreamCell[] order = tick.order();
+      List<int[]> ranges = new ArrayList<>();
+      for (int s = 0; s < order.length; s++) {
+        int start = code.pc();
+        for (Node n : schedules.get(s)) {
+          if (tags) {
+            if (n instanceof TypedNodes.TypedBinary t) {
+              typed(t);
+            } else if (n instanceof TemporalNodes.HistoryRead h) {
+              historyRead(h);
+            } else {
+              defaultOf((TemporalNodes.Default) n);
+            }
+            continue;
+          }
+          if (n instanceof TypedNodes.TypedBinary t) {
+            compute(t, bitsOf(t.left), bitsOf(t.right));
+          } else if (n instanceof TemporalNodes.HistoryRead r) {
+            code.local(ClassFile.Code.LLOAD, history.get(r.ring)[3 * r.offset - 1]);
+          } else {
+            loadBits(((TemporalNodes.Default) n).value);
+          }
+          code.local(ClassFile.Code.LSTORE, locals.get(n)[1]);
+        }
+        int[] v = locals.get(order[s]);
+        if (tags) {
+          load(order[s].root);
+          code.local(ClassFile.Code.LSTORE, v[1]);
+          code.local(ClassFile.Code.ISTORE, v[0]);
+        } else {
+          loadBits(order[s].root);
+          code.local(ClassFile.Code.LSTORE, v[1]);
+        }
+        ranges.add(new int[] {start, code.pc(), s});
+      }
+      return ranges;
     }
 
     /** A failing operator (overflow, division by zero) names its stream and tick. */
@@ -764,24 +791,7 @@ final class FusedCompiler {
         code.op(ClassFile.Code.LALOAD);
         code.local(ClassFile.Code.LSTORE, locals.get(inputs[j])[1]);
       }
-      StreamCell[] order = tick.order();
-      List<int[]> ranges = new ArrayList<>();
-      for (int s = 0; s < order.length; s++) {
-        int start = code.pc();
-        for (Node n : schedules.get(s)) {
-          if (n instanceof TypedNodes.TypedBinary t) {
-            compute(t, bitsOf(t.left), bitsOf(t.right));
-          } else if (n instanceof TemporalNodes.HistoryRead r) {
-            code.local(ClassFile.Code.LLOAD, history.get(r.ring)[3 * r.offset - 1]);
-          } else {
-            loadBits(((TemporalNodes.Default) n).value);
-          }
-          code.local(ClassFile.Code.LSTORE, locals.get(n)[1]);
-        }
-        loadBits(order[s].root);
-        code.local(ClassFile.Code.LSTORE, locals.get(order[s])[1]);
-        ranges.add(new int[] {start, code.pc(), s});
-      }
+      List<int[]> ranges = streams(false);
       for (int j = 0; j < outputs.length; j++) {
         code.local(ClassFile.Code.ALOAD, outPayloads[j]);
         code.local(ClassFile.Code.ILOAD, 5);
