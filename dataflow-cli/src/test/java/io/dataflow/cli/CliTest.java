@@ -39,9 +39,17 @@ class CliTest {
     return r.out();
   }
 
+  /** The project's conformance cases: {@code conformance/} beside this module. */
+  static Path conformanceDir() {
+    Path dir = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolveSibling(
+        "conformance").normalize();
+    assertThat(dir).as("the project's conformance folder").isDirectory();
+    return dir;
+  }
+
   @TestFactory
-  Stream<DynamicTest> sharedConformanceSuiteThroughTheCli() {
-    return GoldenTraces.tests(GoldenTraces.conformanceDir(), CliTest::runCase);
+  Stream<DynamicTest> conformanceCasesThroughTheCli() {
+    return GoldenTraces.tests(conformanceDir(), CliTest::runCase);
   }
 
   private Path file(String name, String text) throws IOException {
@@ -91,7 +99,7 @@ class CliTest {
 
   @Test
   void reconfigurationPrintsTheAcknowledgementOnStderr() {
-    Path shared = GoldenTraces.conformanceDir();
+    Path shared = conformanceDir();
     Result r = cli("", "run", shared.resolve("reconf_counter.dsrv").toString(), "--input-file",
         shared.resolve("reconf_counter.input").toString(), "--no-context-transfer");
     assertThat(r.status()).isZero();

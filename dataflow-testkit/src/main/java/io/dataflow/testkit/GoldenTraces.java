@@ -31,13 +31,13 @@ import org.opentest4j.AssertionFailedError;
 
 /**
  * Golden traces: a folder of {@code NAME.dsrv} / {@code NAME.input} / {@code NAME.expected}
- * triples (the format of the shared conformance suite) run as one JUnit 5 test per case, with
- * a line diff when the output differs.
+ * triples (the format of this project's {@code conformance/} folder) run as one JUnit 5 test per
+ * case, with a line diff when the output differs.
  *
  * <pre>{@code
  * @TestFactory
- * Stream<DynamicTest> conformance() {
- *   return GoldenTraces.tests(GoldenTraces.conformanceDir(), GoldenTraces::runWithMonitor);
+ * Stream<DynamicTest> goldenTraces() {
+ *   return GoldenTraces.tests(Path.of("src/test/golden"), GoldenTraces::runWithMonitor);
  * }
  * }</pre>
  */
@@ -107,26 +107,6 @@ public final class GoldenTraces {
       throw new AssertionFailedError(c.name() + ": output differs (- expected, + actual)\n"
           + LineDiff.render(expected, actual), expected, actual);
     }
-  }
-
-  /**
-   * The shared conformance folder: the system property {@code dataflow.conformance.dir}, or
-   * {@code ../shared/conformance} beside the project root.
-   */
-  public static Path conformanceDir() {
-    String configured = System.getProperty("dataflow.conformance.dir");
-    if (configured != null) {
-      return Path.of(configured);
-    }
-    Path dir = Path.of("").toAbsolutePath();
-    for (Path d = dir; d != null; d = d.getParent()) {
-      Path candidate = d.resolve("shared").resolve("conformance");
-      if (Files.isDirectory(candidate)) {
-        return candidate;
-      }
-    }
-    throw new IllegalStateException("cannot find shared/conformance above " + dir
-        + "; set -Ddataflow.conformance.dir");
   }
 
   // ---------------------------------------------------------------- standard paths

@@ -6,9 +6,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The shared conformance suite and the project's own golden cases, byte for byte, through the
- * library paths: the bare monitor, the runtime stepped in the test's thread, and the runtime on
- * its own thread. (The CLI path is in the CLI module.)
+ * The project's conformance cases ({@code conformance/} at the project root), byte for byte,
+ * through the library paths: the bare monitor, the runtime stepped in the test's thread, and the
+ * runtime on its own thread. (The CLI path is in the CLI module.) The build reads nothing outside
+ * the repository; {@code .ci/run} may run further cases through the CLI.
  */
 class ConformanceTest {
   static Path projectCases() {
@@ -16,27 +17,17 @@ class ConformanceTest {
   }
 
   @TestFactory
-  Stream<DynamicTest> sharedSuiteThroughTheMonitor() {
-    return GoldenTraces.tests(GoldenTraces.conformanceDir(), GoldenTraces::runWithMonitor);
-  }
-
-  @TestFactory
-  Stream<DynamicTest> sharedSuiteThroughTheSteppedRuntime() {
-    return GoldenTraces.tests(GoldenTraces.conformanceDir(), GoldenTraces::runStepped);
-  }
-
-  @TestFactory
-  Stream<DynamicTest> sharedSuiteThroughTheThreadedRuntime() {
-    return GoldenTraces.tests(GoldenTraces.conformanceDir(), GoldenTraces::runThreaded);
-  }
-
-  @TestFactory
-  Stream<DynamicTest> projectCasesThroughTheMonitor() {
+  Stream<DynamicTest> casesThroughTheMonitor() {
     return GoldenTraces.tests(projectCases(), GoldenTraces::runWithMonitor);
   }
 
   @TestFactory
-  Stream<DynamicTest> projectCasesThroughTheSteppedRuntime() {
+  Stream<DynamicTest> casesThroughTheSteppedRuntime() {
     return GoldenTraces.tests(projectCases(), GoldenTraces::runStepped);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> casesThroughTheThreadedRuntime() {
+    return GoldenTraces.tests(projectCases(), GoldenTraces::runThreaded);
   }
 }
