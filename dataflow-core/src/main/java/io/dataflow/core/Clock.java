@@ -1,6 +1,7 @@
 package io.dataflow.core;
 
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 /**
  * The only source of time in the library. Production code uses {@link SystemClock}; tests use
@@ -35,4 +36,37 @@ public interface Clock {
    * the idle strategy of a runtime on its own thread. A manual clock returns at once.
    */
   default void parkUntil(long deadlineNanos) {}
+
+  /**
+   * Waits until this clock reaches {@code deadlineNanos}, unless cancelled first: the wait of a
+   * retry's backoff ({@link Retry}). Unlike {@link #parkUntil}, it does not return early by
+   * itself.
+   *
+   * <p>The wait ends early when {@code cancelled} turns true or the waiting thread is
+   * interrupted (its interrupt status is kept). The signal is checked before waiting, so a
+   * cancelled wait does not wait at all.
+   *
+   * <p>This default, which the {@link SystemClock} uses, waits with {@link #parkUntil} in
+   * slices of at most 1 ms, so a cancel is seen within a millisecond, or at once when the
+   * canceller also unparks (or interrupts) the waiting thread. A clock whose time does not move
+   * by itself overrides it: the testkit's manual clock waits by moving its own time to the
+   * deadline, firing the waiting thread's timers on the way.
+   *
+   * @param deadlineNanos a {@link #nanoTime()} value (compared by difference, so it may wrap)
+   * @param cancelled the caller's cancel signal; read from the waiting thread
+   * @return true when the deadline was reached, false when the wait was cancelled
+   */
+  default boolean awaitUntil(long deadlineNanos, BooleanSupplier cancelled) {
+    while (true) {
+      if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+        return false;
+      }
+      long now = nanoTime();
+      long left = deadlineNanos - now;
+      if (left <= 0) {
+        return true;
+      }
+      parkUntil(now + Math.min(left, 1_000_000)); // checks the signal at least every 1 ms
+    }
+  }
 }

@@ -2,7 +2,6 @@ package io.dataflow.core;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -11,18 +10,24 @@ import java.util.Objects;
  * backoff on the owner loop's timers. While a retry is pending, later rows queue behind the
  * failed one (copied, so order is kept and nothing is lost); when the attempts run out the
  * writer fails for good with every attempt listed: {@code attempt 1: ...; attempt 2: ...}.
+ * Any other failure is fatal at once, as it is.
+ *
+ * <p>The counting, the verdicts and the messages are a {@link Retry}'s: the failed call is
+ * attempt 1, each replay of the pending rows one more attempt. On the owner loop each replay
+ * runs from a timer ({@link Retry#judge}); once the writer closes, {@link Retry#run} takes the
+ * sequence over and waits the remaining backoff on the clock in the closing thread. An
+ * interrupt of that thread cancels the wait, and the close fails saying so.
  *
  * <p>Thread-safety: owner thread only.
  */
 public final class RetryingOutputWriter implements OutputWriter {
   private final String component;
   private final OutputWriter delegate;
-  private final Backoff backoff;
   private final Clock clock;
   private final TimerQueue timers;
   private final int bufferLimit;
   private final ArrayDeque<Object> pending = new ArrayDeque<>();
-  private final List<String> attempts = new ArrayList<>();
+  private final Retry<Void> retry;
   private TimerQueue.Timer retryTimer;
   private volatile boolean closing;
   private IOException failure;
@@ -41,10 +46,10 @@ public final class RetryingOutputWriter implements OutputWriter {
       Clock clock, TimerQueue timers, int bufferLimit) {
     this.component = Objects.requireNonNull(component, "component");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
-    this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timers = Objects.requireNonNull(timers, "timers");
     this.bufferLimit = bufferLimit;
+    this.retry = new Retry<>(backoff, clock, Retry.retryOn(RetryableException.class));
   }
 
   @Override
@@ -53,7 +58,7 @@ public final class RetryingOutputWriter implements OutputWriter {
     if (!pending.isEmpty()) {
       if (pending.size() >= bufferLimit) {
         throw new IOException("retry buffer full (" + bufferLimit + " rows) while waiting to "
-            + "retry: " + String.join("; ", attempts));
+            + "retry: " + String.join("; ", retry.history()));
       }
       pending.add(new PendingFeed(tick, layout, copy(row)));
       return;
@@ -102,9 +107,16 @@ public final class RetryingOutputWriter implements OutputWriter {
   public void close() throws IOException {
     stopTimersIfOwner();
     try {
-      while (failure == null && !pending.isEmpty()) {
-        clock.parkUntil(clock.nanoTime() + backoff.delayNanos(attempts.size()));
-        replay();
+      if (failure == null && !pending.isEmpty()) {
+        try {
+          // Continues the sequence the timers began: waits the backoff due, then replays.
+          retry.run(attempt -> {
+            replay();
+            return null;
+          }, () -> false);
+        } catch (RetryFailedException e) {
+          gaveUp(e);
+        }
       }
       checkFailed();
     } catch (IOException | RuntimeException e) {
@@ -125,24 +137,34 @@ public final class RetryingOutputWriter implements OutputWriter {
     }
   }
 
+  /** An attempt failed retryably: schedules the next one, or gives up. */
   private void failed(RetryableException e) throws IOException {
-    attempts.add("attempt " + (attempts.size() + 1) + ": " + Teardown.describe(e));
-    if (attempts.size() >= backoff.maxAttempts()) {
-      failure = new IOException("gave up after " + attempts.size() + " attempts: "
-          + String.join("; ", attempts), e);
-      pending.clear();
-      throw failure;
+    try {
+      retry.judge(null, e); // RETRY: another attempt is due (retryOn gives no other verdict)
+    } catch (RetryFailedException gaveUp) {
+      gaveUp(gaveUp);
     }
     if (!closing) {
-      long due = clock.nanoTime() + backoff.delayNanos(attempts.size());
-      retryTimer = timers.schedule(due, this::retryFromTimer);
+      retryTimer = timers.schedule(clock.nanoTime() + retry.delayNanos(), this::retryFromTimer);
     }
+  }
+
+  private void gaveUp(RetryFailedException e) throws IOException {
+    failure = e;
+    pending.clear(); // not silent: the failure says how many attempts were made, and why
+    throw e;
   }
 
   private void retryFromTimer() {
     retryTimer = null;
     try {
-      replay();
+      try {
+        replay();
+      } catch (RetryableException e) {
+        failed(e);
+        return;
+      }
+      retry.judge(null, null); // SUCCEEDED: the sequence is over
     } catch (IOException e) {
       // Sticky for later calls, and fatal now: the owner loop fails the run from the timer.
       failure = failure == null ? e : failure;
@@ -150,23 +172,21 @@ public final class RetryingOutputWriter implements OutputWriter {
     }
   }
 
+  /**
+   * One attempt: replays the pending operations in order, each removed once it went through;
+   * a failure leaves the failed one first.
+   */
   private void replay() throws IOException {
     while (!pending.isEmpty()) {
       Object op = pending.peek();
-      try {
-        if (op == FLUSH) {
-          delegate.flush();
-        } else {
-          PendingFeed f = (PendingFeed) op;
-          delegate.feed(f.tick, f.layout, f.row);
-        }
-      } catch (RetryableException e) {
-        failed(e);
-        return;
+      if (op == FLUSH) {
+        delegate.flush();
+      } else {
+        PendingFeed f = (PendingFeed) op;
+        delegate.feed(f.tick, f.layout, f.row);
       }
       pending.poll();
     }
-    attempts.clear();
   }
 
   private void checkFailed() throws IOException {
@@ -177,7 +197,7 @@ public final class RetryingOutputWriter implements OutputWriter {
 
   /** Every failed attempt so far (cleared after a successful retry). */
   public List<String> attempts() {
-    return List.copyOf(attempts);
+    return retry.history();
   }
 
   private static Row copy(Row row) {

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * A clock that moves only when told to, for deterministic tests: reading it never moves it,
@@ -18,16 +20,24 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * so a periodic timer does not replay the periods that were jumped over.
  *
  * <p>A runtime stepped by the test attaches its timer queue when it starts, so timers fire in
- * the test's thread. Waiting ({@link #parkUntil}) returns at once: a test never sleeps.
+ * the test's thread. Idling ({@link #parkUntil}) returns at once: a test never sleeps. A
+ * backoff wait ({@link #awaitUntil}) does not sleep either: it moves the clock to its deadline,
+ * as if the time had passed, firing on the way the timers of the queues the waiting thread
+ * attached (each at its own due time), and stops right after a timer that cancelled it.
  *
  * <p>Thread-safety: reading is safe from any thread; {@code advance}/{@code jumpTo} must be
  * called by the thread that owns the attached queues (the test thread stepping the runtime).
+ * {@code elapse} and {@code awaitUntil} may be called from any thread (they fire only the
+ * calling thread's own queues); concurrent moves never take time back.
  */
 public final class ManualClock implements Clock {
   private final long startNanos;
   private final Instant startInstant;
-  private final List<TimerQueue> queues = new CopyOnWriteArrayList<>();
-  private volatile long nanos;
+  private final List<Attached> queues = new CopyOnWriteArrayList<>();
+  private final AtomicLong nanos = new AtomicLong();
+
+  /** A queue and the thread that attached it (its owner, which alone may fire it). */
+  private record Attached(TimerQueue queue, Thread owner) {}
 
   /** A clock at 0 ns, whose wall time starts at 2026-01-01T00:00:00Z. */
   public ManualClock() {
@@ -38,32 +48,75 @@ public final class ManualClock implements Clock {
   public ManualClock(long startNanos, Instant startInstant) {
     this.startNanos = startNanos;
     this.startInstant = Objects.requireNonNull(startInstant, "startInstant");
-    this.nanos = startNanos;
+    this.nanos.set(startNanos);
   }
 
   @Override
   public long nanoTime() {
-    return nanos;
+    return nanos.get();
   }
 
   @Override
   public Instant instant() {
-    return startInstant.plusNanos(nanos - startNanos);
+    return startInstant.plusNanos(nanos.get() - startNanos);
   }
 
   @Override
   public void attach(TimerQueue queue) {
-    queues.add(queue);
+    queues.add(new Attached(queue, Thread.currentThread()));
   }
 
   @Override
   public void detach(TimerQueue queue) {
-    queues.remove(queue);
+    queues.removeIf(a -> a.queue == queue);
   }
 
   @Override
   public void parkUntil(long deadlineNanos) {
     Thread.onSpinWait();
+  }
+
+  /**
+   * Waits without sleeping: moves the clock to {@code deadlineNanos} as {@link #advance} would,
+   * firing the due timers of the queues that the calling thread attached, in order, each at its
+   * own due time (other threads' queues are left to their owners, as after {@link #elapse}).
+   * {@code cancelled} (and the thread's interrupt status) is checked first and after every
+   * timer: a timer that cancels ends the wait at its own due time, before the deadline.
+   *
+   * @return true when the clock reached the deadline, false when the wait was cancelled
+   */
+  @Override
+  public boolean awaitUntil(long deadlineNanos, BooleanSupplier cancelled) {
+    Thread me = Thread.currentThread();
+    while (true) {
+      if (cancelled.getAsBoolean() || me.isInterrupted()) {
+        return false;
+      }
+      if (nanos.get() - deadlineNanos >= 0) {
+        return true;
+      }
+      Attached next = null;
+      long due = 0;
+      for (Attached a : queues) {
+        long t = a.queue.nextDeadline();
+        if (a.owner == me && t != Long.MAX_VALUE && t - deadlineNanos <= 0
+            && (next == null || t - due < 0)) {
+          next = a;
+          due = t;
+        }
+      }
+      if (next == null) {
+        moveTo(deadlineNanos);
+        return true;
+      }
+      moveTo(due);
+      next.queue.fireDue(nanos.get());
+    }
+  }
+
+  /** Moves time to {@code target} unless it is already later: time never goes back. */
+  private void moveTo(long target) {
+    nanos.accumulateAndGet(target, (now, t) -> t - now > 0 ? t : now);
   }
 
   /**
@@ -75,26 +128,24 @@ public final class ManualClock implements Clock {
     if (d.isNegative()) {
       throw new IllegalArgumentException("time never goes back: " + d);
     }
-    long target = nanos + d.toNanos();
+    long target = nanos.get() + d.toNanos();
     while (true) {
       TimerQueue next = null;
       long due = 0;
-      for (TimerQueue q : queues) {
-        long t = q.nextDeadline();
+      for (Attached a : queues) {
+        long t = a.queue.nextDeadline();
         if (t != Long.MAX_VALUE && t - target <= 0 && (next == null || t - due < 0)) {
-          next = q;
+          next = a.queue;
           due = t;
         }
       }
       if (next == null) {
         break;
       }
-      if (due - nanos > 0) {
-        nanos = due;
-      }
-      next.fireDue(nanos);
+      moveTo(due);
+      next.fireDue(nanos.get());
     }
-    nanos = target;
+    moveTo(target);
   }
 
   /**
@@ -109,9 +160,9 @@ public final class ManualClock implements Clock {
       throw new IllegalArgumentException("time never goes back: " + instant + " is before "
           + instant());
     }
-    nanos = nanos + d.toNanos();
-    for (TimerQueue q : queues) {
-      q.fireDue(nanos);
+    long now = nanos.addAndGet(d.toNanos());
+    for (Attached a : queues) {
+      a.queue.fireDue(now);
     }
   }
 
@@ -123,12 +174,12 @@ public final class ManualClock implements Clock {
     if (d.isNegative()) {
       throw new IllegalArgumentException("time never goes back: " + d);
     }
-    nanos = nanos + d.toNanos();
+    nanos.addAndGet(d.toNanos());
   }
 
   /** The time elapsed since the clock started. */
   public Duration elapsed() {
-    return Duration.ofNanos(nanos - startNanos);
+    return Duration.ofNanos(nanos.get() - startNanos);
   }
 
   @Override
