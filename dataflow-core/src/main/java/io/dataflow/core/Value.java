@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * {@link Deferred}.
  *
  * <p>Boxed values exist at the edge of the API (building inputs, reading outputs); the monitor
- * keeps scalars in primitive slots and allocates nothing per tick. {@link #toString()} renders
+ * keeps scalars in primitive slots and allocates nothing per tick. {@code toString()} renders
  * the text output format ({@code Int(3)}, {@code Float(0.5)}, {@code Str("a")}, ...).
  *
  * <p>Java {@code equals} is value equality suitable for tests and collections (two NaN floats
@@ -46,6 +46,78 @@ public sealed interface Value
   /** The name of this value's type as the language spells it ({@code Int}, {@code List}, ...). */
   default String typeName() {
     return Kind.name(kind());
+  }
+
+  /**
+   * This {@code Int}'s value.
+   *
+   * @throws ValueTypeException when this is not an {@code Int}
+   */
+  default long asLong() {
+    if (this instanceof Int i) {
+      return i.value();
+    }
+    throw ValueTypeException.expected("an Int", this);
+  }
+
+  /**
+   * This {@code Float}'s value (an {@code Int} is not widened: the language keeps the two apart).
+   *
+   * @throws ValueTypeException when this is not a {@code Float}
+   */
+  default double asDouble() {
+    if (this instanceof Float f) {
+      return f.value();
+    }
+    throw ValueTypeException.expected("a Float", this);
+  }
+
+  /**
+   * This {@code Str}'s text.
+   *
+   * @throws ValueTypeException when this is not a {@code Str}
+   */
+  default String asString() {
+    if (this instanceof Str s) {
+      return s.value();
+    }
+    throw ValueTypeException.expected("a Str", this);
+  }
+
+  /**
+   * This {@code Bool}'s value.
+   *
+   * @throws ValueTypeException when this is not a {@code Bool}
+   */
+  default boolean asBoolean() {
+    if (this instanceof Bool b) {
+      return b.value();
+    }
+    throw ValueTypeException.expected("a Bool", this);
+  }
+
+  /**
+   * This {@code List}'s elements (immutable).
+   *
+   * @throws ValueTypeException when this is not a {@code List}
+   */
+  default java.util.List<Value> asList() {
+    if (this instanceof List l) {
+      return l.elements();
+    }
+    throw ValueTypeException.expected("a List", this);
+  }
+
+  /**
+   * This {@code Map}'s entries, sorted by code point (immutable).
+   *
+   * @throws ValueTypeException when this is not a {@code Map}
+   */
+  default SortedMap<String, Value> asMap() {
+    if (this instanceof Map m) {
+      return m.entries();
+    }
+    throw ValueTypeException.expected("a Map", this);
   }
 
   /** An {@code Int}. */
