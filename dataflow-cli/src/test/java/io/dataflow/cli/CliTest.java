@@ -2,7 +2,13 @@ package io.dataflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dataflow.core.ExitReport;
+import io.dataflow.io.AsyncOutputWriter;
+import io.dataflow.testkit.CallLog;
+import io.dataflow.testkit.DataflowHarness;
 import io.dataflow.testkit.GoldenTraces;
+import io.dataflow.testkit.ManualClock;
+import io.dataflow.testkit.ScriptedSink;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +16,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -95,6 +102,27 @@ class CliTest {
     Result r = cli("", "check", spec.toString());
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).startsWith(spec + ":4:1: same-tick dependency cycle: a -> b -> a");
+  }
+
+  @Test
+  void abandonedRowsExitOneWithTheCountOnStderrOnce() throws Exception {
+    ScriptedSink slow = new ScriptedSink("slow", new CallLog()).blockFeedsFrom(2);
+    AsyncOutputWriter async = new AsyncOutputWriter(slow, 64, Thread::new);
+    ExitReport report;
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = x\n")
+        .clock(new ManualClock()).closeGrace(Duration.ofMillis(50)).destination("slow", async)
+        .build()) {
+      h.tick("x", 1).tick("x", 2).tick("x", 3).tick("x", 4);
+      assertThat(slow.awaitBlocked(Duration.ofSeconds(5))).isTrue();
+      report = h.stop(Duration.ofSeconds(3));
+    } finally {
+      slow.release();
+    }
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Cli.exitStatus(report, new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(status).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("dataflow: sink failed: the output "
+        + "did not close by the deadline; 3 rows abandoned\n");
   }
 
   @Test

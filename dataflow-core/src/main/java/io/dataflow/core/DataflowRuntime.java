@@ -2,9 +2,13 @@ package io.dataflow.core;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * deadline. The first fatal error wins ({@link FailureGate}); teardown runs every step and
  * joins errors ({@link Teardown}).
  *
- * <p>Thread-safety: the handle methods ({@code offer}, {@code submit}, {@code requestControl},
+ * <p>Thread-safety: the handle methods ({@code offer}, {@code submit}, {@code submitControl},
  * {@code endOfInput}, {@code stop}, {@code cancel}, {@code status}, {@code awaitTermination})
  * are safe from any thread; {@link #doWork()} is owner thread only.
  */
@@ -55,6 +59,11 @@ public final class DataflowRuntime implements AutoCloseable {
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final List<String> warnings = new ArrayList<>();
   private final AtomicLong stopDeadline = new AtomicLong(Long.MAX_VALUE);
+  /**
+   * Items taken out of the ingress queue at a control barrier that stay behind it (see
+   * {@link RuntimeContext#evaluateAdmitted}); handled before the queue, in order. Owner only.
+   */
+  private final ArrayDeque<Ingress.Item> carried = new ArrayDeque<>();
 
   // Owner-thread state.
   private RuntimeState state = RuntimeState.NEW;
@@ -355,7 +364,7 @@ public final class DataflowRuntime implements AutoCloseable {
       return 1;
     }
     work += drainIngress(now);
-    if (state == RuntimeState.RUNNING && ingress.isEmpty() && inputComplete()) {
+    if (state == RuntimeState.RUNNING && nothingAdmitted() && inputComplete()) {
       return work + finishInput(now, deadlineAfter(closeTimeout));
     }
     return work;
@@ -373,7 +382,7 @@ public final class DataflowRuntime implements AutoCloseable {
       return beginClosing(now, deadline); // what is still queued is reported at the end
     }
     int work = drainIngress(now);
-    if (state == RuntimeState.DRAINING && ingress.isEmpty()) {
+    if (state == RuntimeState.DRAINING && nothingAdmitted()) {
       return work + finishInput(now, deadline);
     }
     return work;
@@ -394,11 +403,60 @@ public final class DataflowRuntime implements AutoCloseable {
     int work = 0;
     Ingress.Item item;
     while (work < ITEMS_PER_CYCLE && state.compareTo(RuntimeState.CLOSING) < 0
-        && (item = ingress.poll()) != null) {
+        && (item = nextItem()) != null) {
       work++;
       handle(item, now);
     }
     return work;
+  }
+
+  /** The next admitted item: what a barrier carried first, then the queue. */
+  private Ingress.Item nextItem() {
+    Ingress.Item item = carried.poll();
+    return item != null ? item : ingress.poll();
+  }
+
+  private boolean nothingAdmitted() {
+    return carried.isEmpty() && ingress.isEmpty();
+  }
+
+  /** See {@link RuntimeContext#evaluateAdmitted}. */
+  private long evaluateAdmitted(Set<String> sources) {
+    if (sources.isEmpty()) {
+      return 0;
+    }
+    // The boundary: everything admitted up to now is behind the barrier being handled.
+    for (Ingress.Item item; (item = ingress.poll()) != null; ) {
+      carried.add(item);
+    }
+    Set<String> past = new HashSet<>(); // sources whose next item is not data
+    long ticks = 0;
+    long now = clock.nanoTime();
+    try {
+      for (Iterator<Ingress.Item> it = carried.iterator(); it.hasNext(); ) {
+        Ingress.Item item = it.next();
+        if (!sources.contains(item.source()) || past.contains(item.source())) {
+          continue;
+        }
+        if (item instanceof Ingress.Data d) {
+          it.remove();
+          List<Tick> batch = d.batch().ticks();
+          for (int i = 0, n = batch.size(); i < n; i++) {
+            window.accept(input.admit(d.source(), batch.get(i)), now);
+          }
+          ticks += batch.size();
+        } else {
+          past.add(item.source()); // its control item, end or failure keeps its place
+        }
+      }
+      window.flush();
+      engine.flush();
+    } catch (MonitorException e) {
+      throw new ComponentException("monitor", e);
+    } catch (IOException e) {
+      throw new ComponentException("sink", e);
+    }
+    return ticks;
   }
 
   private void handle(Ingress.Item item, long now) {
@@ -495,6 +553,9 @@ public final class DataflowRuntime implements AutoCloseable {
           "the output did not close by the deadline; " + abandoned + " rows abandoned");
       LOG.error("{}: {}", name, drain.detail());
       warn(drain.detail());
+      // Lost output is never a success: the run fails (unless it already failed or was
+      // cancelled, which the report keeps) and the drain says how many rows were lost.
+      failures.fail("sink", new DataflowException(drain.detail()));
       terminate();
       return 1;
     }
@@ -528,7 +589,7 @@ public final class DataflowRuntime implements AutoCloseable {
   private void reportUnevaluated() {
     long ticks = 0;
     long requests = 0;
-    for (Ingress.Item item; (item = ingress.poll()) != null; ) {
+    for (Ingress.Item item; (item = nextItem()) != null; ) {
       if (item instanceof Ingress.Data d) {
         ticks += d.batch().size();
       } else if (item instanceof Ingress.Control) {
@@ -553,7 +614,8 @@ public final class DataflowRuntime implements AutoCloseable {
 
   private void publishStatus() {
     FailureGate.Failure f = failures.get();
-    status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(), ingress.size(),
+    status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(),
+        ingress.size() + carried.size(),
         ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
         interfaceRevision());
   }
@@ -634,6 +696,11 @@ public final class DataflowRuntime implements AutoCloseable {
     @Override
     public void setInterfaceRevision(long revision) {
       interfaceRevision = revision;
+    }
+
+    @Override
+    public long evaluateAdmitted(Set<String> sources) {
+      return DataflowRuntime.this.evaluateAdmitted(sources);
     }
   }
 }

@@ -13,7 +13,9 @@ import java.util.List;
  * @param cause the primary error (cleanup errors are attached as suppressed); may be null
  * @param ticksIn ticks handed to the monitor
  * @param ticksOut tick rows fed to the output
- * @param drain what happened to output still buffered at the end
+ * @param drain what happened to output still buffered at the end; rows abandoned there make
+ *     the outcome {@code FAILED} (component {@code sink}) unless the run had already failed or
+ *     been cancelled, so an outcome never claims that lost output was delivered
  * @param monitorRevision the final monitor revision
  * @param interfaceRevision the final interface revision
  * @param warnings warnings raised during the run (a full queue, later failures, ...)
@@ -24,7 +26,10 @@ public record ExitReport(Outcome outcome, String component, String reason, Throw
 
   /** How the run ended. */
   public enum Outcome {
-    /** Every input was evaluated (the end of input, or a graceful stop after draining). */
+    /**
+     * Every input was evaluated (the end of input, or a graceful stop after draining) and every
+     * output row was handed to its destination, which closed in time.
+     */
     COMPLETED,
     /** An operator cancelled the run; input not yet evaluated was not. */
     CANCELLED,

@@ -8,7 +8,7 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The text rendering of values (LANGUAGE.md section 8) and the string rules shared by the
+ * The text rendering of values (docs/language.md#text-output) and the string rules shared by the
  * specification lexer, the trace reader and the writers.
  *
  * <p>Floats print like Rust's {@code {:?}}: the shortest digits that round-trip, in plain

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Lists and maps print as in LANGUAGE.md section 8, map keys in code point order. */
+/** Lists and maps print as in docs/language.md#text-output, map keys in code point order. */
 class CollectionRenderingTest {
 
   @Test

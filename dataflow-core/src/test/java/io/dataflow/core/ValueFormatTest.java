@@ -7,8 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Float rendering of LANGUAGE.md section 8: Rust's {@code {:?}}. Every expected string below was
- * printed by {@code rustc} ({@code format!("{:?}", x)}), the reference the language follows.
+ * Float rendering of docs/language.md#text-output: Rust's {@code {:?}}. Every expected string below
+ * was printed by {@code rustc} ({@code format!("{:?}", x)}), the reference the language follows.
  */
 class ValueFormatTest {
 

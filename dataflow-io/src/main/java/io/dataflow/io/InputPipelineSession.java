@@ -16,8 +16,9 @@ import java.util.Set;
  * complete when every active source has ended ({@link #isComplete()}).
  *
  * <p>Reconfiguration changes the sources between ticks through {@link #attach}, {@link #detach}
- * and {@link #bind}, then {@link #commitRevision(boolean)}. A detached source is closed; what it
- * delivered before is evaluated in order.
+ * and {@link #bind}, then {@link #commitRevision(boolean)}. A removed source is first
+ * {@link #stop stopped} (closed, binding kept) so the runtime can evaluate what it had delivered
+ * under the old configuration, then detached.
  *
  * <p>Thread-safety: owner thread only.
  */
@@ -46,6 +47,7 @@ public final class InputPipelineSession implements InputSession {
     final Binding binding;
     Set<String> streams;
     boolean ended;
+    boolean stopped;
 
     Active(Binding binding) {
       this.binding = binding;
@@ -182,7 +184,9 @@ public final class InputPipelineSession implements InputSession {
   public void close() throws Exception {
     Teardown t = new Teardown();
     for (Active a : active.values()) {
-      t.step("source:" + a.binding.source().name(), a.binding.source()::close);
+      if (!a.stopped) {
+        t.step("source:" + a.binding.source().name(), a.binding.source()::close);
+      }
     }
     Exception e = t.run();
     if (e != null) {
@@ -212,14 +216,34 @@ public final class InputPipelineSession implements InputSession {
     binding.source().open(contexts.contextFor(name));
   }
 
-  /** Closes and removes a source; what it delivered before is still evaluated in order. */
+  /**
+   * Closes a source so it delivers nothing more, but keeps its binding: what it delivered before
+   * is still admitted under its ownership until {@link #detach} removes it. A reconfiguration
+   * stops the sources it removes, evaluates what they had delivered, then detaches them.
+   */
+  public void stop(String name) throws Exception {
+    Active a = active.get(name);
+    if (a == null) {
+      throw new IllegalArgumentException("no source '" + name + "'");
+    }
+    if (!a.stopped) {
+      a.stopped = true;
+      a.ended = true; // not polled any more
+      a.binding.source().close();
+    }
+  }
+
+  /** Closes (unless {@link #stop stopped}) and removes a source. */
   public void detach(String name) throws Exception {
     Active a = active.remove(name);
     if (a == null) {
       throw new IllegalArgumentException("no source '" + name + "'");
     }
     rebuildOwners();
-    a.binding.source().close();
+    if (!a.stopped) {
+      a.stopped = true;
+      a.binding.source().close();
+    }
   }
 
   /** Changes the streams a source owns. */

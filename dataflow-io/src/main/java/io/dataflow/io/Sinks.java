@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 public final class Sinks {
   private Sinks() {}
 
-  /** The text format (LANGUAGE.md section 8) onto {@code out}, which stays open. */
+  /** The text format (docs/language.md#text-output) onto {@code out}, which stays open. */
   public static OutputWriter text(OutputStream out) {
     return new TextOutputWriter(writer(out), false);
   }

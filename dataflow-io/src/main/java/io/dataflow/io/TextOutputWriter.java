@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.io.Writer;
 
 /**
- * Writes the text output format (LANGUAGE.md section 8): one line {@code name[tick] = Value} per
- * present output value, outputs of one tick in the layout's order. NoVal is never printed.
+ * Writes the text output format (docs/language.md#text-output): one line {@code name[tick] = Value}
+ * per present output value, outputs of one tick in the layout's order. NoVal is never printed.
  *
  * <p>Thread-safety: owner thread only.
  */

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A pull-style source reading a trace file (LANGUAGE.md section 7) on the owner thread: ticks
+ * A pull-style source reading a trace file (docs/io.md#trace-files) on the owner thread: ticks
  * go out in batches, {@code @reconfigure} lines as {@link EncodedControlRequest} control items
  * in their place in the input, and a bad line fails the source after every tick before it.
  *

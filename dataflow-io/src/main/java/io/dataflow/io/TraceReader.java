@@ -16,7 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A streaming reader of trace files (LANGUAGE.md section 7).
+ * A streaming reader of trace files (docs/io.md#trace-files).
  *
  * <pre>
  * 0: x = 1

@@ -2,12 +2,12 @@
  * Sources, sinks and codecs, and the pipeline sessions that own them in a runtime.
  *
  * <ul>
- *   <li>Trace files: {@link io.dataflow.io.TraceReader} (LANGUAGE.md section 7),
+ *   <li>Trace files: {@link io.dataflow.io.TraceReader} (docs/io.md#trace-files),
  *       {@link io.dataflow.io.TraceFileSource}.
  *   <li>JSON Lines: {@link io.dataflow.io.JsonLinesSource}, {@link io.dataflow.io.JsonLinesOutputWriter},
  *       the value encoding {@link io.dataflow.io.JsonValues}, the lenient reader
  *       {@link io.dataflow.io.Json5}.
- *   <li>Text output: {@link io.dataflow.io.TextOutputWriter} (LANGUAGE.md section 8).
+ *   <li>Text output: {@link io.dataflow.io.TextOutputWriter} (docs/language.md#text-output).
  *   <li>In memory and helpers: {@link io.dataflow.io.InMemorySource}, {@link io.dataflow.io.Sinks}
  *       (text, JSON Lines, callback, collecting, null), {@link io.dataflow.io.AsyncOutputWriter}.
  *   <li>Sessions: {@link io.dataflow.io.InputPipelineSession},

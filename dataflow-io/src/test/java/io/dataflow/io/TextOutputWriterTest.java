@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
-/** The text output format of LANGUAGE.md section 8, line by line. */
+/** The text output format (docs/language.md#text-output), line by line. */
 class TextOutputWriterTest {
   private final StringWriter out = new StringWriter();
   private final TextOutputWriter writer = new TextOutputWriter(out, false);

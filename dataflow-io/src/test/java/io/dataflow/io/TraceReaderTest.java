@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The layout of trace files (LANGUAGE.md section 7): ticks, continuations, comments, gaps. */
+/** The layout of trace files (docs/io.md#trace-files): ticks, continuations, comments, gaps. */
 class TraceReaderTest {
 
   @Test

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every value syntax of LANGUAGE.md section 7, as read from a trace line. */
+/** Every value syntax of trace files (docs/io.md#trace-files), as read from a trace line. */
 class TraceValueSyntaxTest {
 
   private static Value read(String valueText) {

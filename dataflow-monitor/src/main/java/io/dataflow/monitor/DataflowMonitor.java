@@ -16,7 +16,7 @@ import java.util.Objects;
 
 /**
  * The stateful evaluator of a {@link DataflowProgram}: each {@link #evaluate(Row, Row)} is one
- * logical tick (LANGUAGE.md section 6).
+ * logical tick (docs/language.md#first-spec; failures: docs/language.md#runtime-errors).
  *
  * <p>A tick reads one value per input (NoVal when not supplied), evaluates every computed
  * stream once in dependency order, commits history once the whole row succeeded, and writes
@@ -336,9 +336,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
 
   /**
    * Replaces {@code donor} by a monitor for {@code target} that keeps the donor's state as
-   * {@code mapping} says (LANGUAGE.md section 10, {@code Transfer}): histories move by name and
-   * declared type, resized to the new depth; exactly matching streams keep their operator
-   * state. The tick count continues. The donor is retired: it may not be used again.
+   * {@code mapping} says ({@code Transfer}, docs/reconfiguration.md#state-transfer): histories move
+   * by name and declared type, resized to the new depth; exactly matching streams keep their
+   * operator state. The tick count continues. The donor is retired: it may not be used again.
    *
    * @throws IllegalStateException when the donor failed or was already retired
    */

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * One {@code dynamic}/{@code eval}/{@code defer} occurrence: a reconfiguration point with its
- * own evaluator (LANGUAGE.md section 5).
+ * own evaluator (docs/dynamic-properties.md).
  *
  * <p>The source is lifted. The same text keeps the active body and its state; a different text
  * activates a fresh body (its delays start empty; an older text never revives old state);

@@ -6,7 +6,7 @@ import io.dataflow.monitor.Ast.BinOp;
 
 /**
  * The operator nodes: constants, stream cells, unary and binary operators, {@code if} and
- * {@code e[0]}. Every operator lifts its operands (sample-and-hold, LANGUAGE.md section 4) and
+ * {@code e[0]}. Every operator lifts its operands (sample-and-hold, docs/language.md#lifting) and
  * is strict in absence: NoVal wins over Deferred, which wins over a computed result.
  */
 final class Nodes {

@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Recursive-descent parser: one method per grammar rule, in precedence order (lowest first).
  *
- * <pre>
+ * <pre>{@code
  * spec     := (decl | equation)*
  * decl     := ('in' | 'out' | 'aux' | 'var') NAME (':' type)? ('=' expr)?
  * equation := NAME '=' expr
@@ -28,7 +28,7 @@ import java.util.Set;
  * unary    := ('-' | '!' | 'not') unary | power
  * power    := postfix ('**' unary)?
  * postfix  := atom ('[' INT ']' | '(' args ')')*
- * </pre>
+ * }</pre>
  */
 final class Parser {
   /** Built-in functions called by plain name. */

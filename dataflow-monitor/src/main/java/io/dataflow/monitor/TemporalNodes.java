@@ -3,7 +3,7 @@ package io.dataflow.monitor;
 import io.dataflow.core.Kind;
 
 /**
- * The time-related operators of LANGUAGE.md section 5: delays ({@code e[n]}, n &gt; 0),
+ * The time-related operators of docs/language.md#time: delays ({@code e[n]}, n &gt; 0),
  * {@code default}, {@code init}, {@code is_defined}, {@code when}, {@code update} and
  * {@code latch}.
  */

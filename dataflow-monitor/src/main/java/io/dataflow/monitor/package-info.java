@@ -1,5 +1,5 @@
 /**
- * The specification language (LANGUAGE.md): parsing, checking, compiling and evaluating.
+ * The specification language (docs/language.md): parsing, checking, compiling and evaluating.
  *
  * <p>Public API: {@link io.dataflow.monitor.DataflowProgram} (an immutable compiled
  * specification with fingerprints and a definition key), {@link io.dataflow.monitor.DataflowMonitor}

@@ -88,7 +88,7 @@ class CheckerTest {
 
   @Test
   void compoundDelayOfItselfIsAnError() {
-    // (z + 1)[1] evaluates z + 1 every tick: a same-tick reference (LANGUAGE.md section 5).
+    // (z + 1)[1] evaluates z + 1 every tick: a same-tick reference (docs/language.md#time).
     assertThat(where(compileError("out z\nz = default((z + 1)[1], 0)"))).isEqualTo(
         "2:14 stream 'z' refers to itself without a positive delay (write z[1])");
   }

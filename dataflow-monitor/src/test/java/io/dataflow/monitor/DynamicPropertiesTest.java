@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.dataflow.core.MonitorException;
 import org.junit.jupiter.api.Test;
 
-/** {@code dynamic}/{@code eval}/{@code defer} (LANGUAGE.md section 5 and section 9). */
+/** {@code dynamic}/{@code eval}/{@code defer} (docs/dynamic-properties.md). */
 class DynamicPropertiesTest {
   private static final String DYNAMIC = "in x\nin y\nin e\nout z\nz = dynamic(e)";
   private static final String DEFER = "in x\nin y\nin e\nout z\nz = defer(e)";
@@ -166,8 +166,9 @@ class DynamicPropertiesTest {
   void noValBodyResultRepeatsTheLastResult() {
     // Inside one body an outer stream reads as its last present value, so only a stream that
     // was never present makes a body NoVal: here the new body "y" before y arrives. The lifting
-    // memory belongs to the dynamic occurrence, so it spans bodies (a choice: LANGUAGE.md says
-    // "the result is lifted" without naming the body).
+    // memory belongs to the dynamic occurrence, so it spans bodies (a choice: the contract says
+    // "the result is lifted" without naming the body; docs/decisions.md, "The lifted result of
+    // dynamic spans bodies").
     assertThat(series(DYNAMIC, "x=1 e=\"x\" | e=\"y\" | y=5")).isEqualTo("Int(1) Int(1) Int(5)");
   }
 

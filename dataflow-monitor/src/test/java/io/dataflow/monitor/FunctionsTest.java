@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Lambdas, application and the higher-order list functions (LANGUAGE.md section 5). */
+/**
+ * Lambdas, application and the higher-order list functions (docs/language.md#lambdas,
+ * docs/language.md#builtins).
+ */
 class FunctionsTest {
 
   @Test

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Literals, comments, precedence and the positions of syntax errors (LANGUAGE.md 1 and 3). */
+/**
+ * Literals, comments, precedence and the positions of syntax errors (docs/language.md#literals,
+ * docs/language.md#comments, docs/language.md#operators, docs/language.md#compile-errors).
+ */
 class LexerParserTest {
 
   /** The canonical s-expression of one expression: shows exactly how it was grouped. */

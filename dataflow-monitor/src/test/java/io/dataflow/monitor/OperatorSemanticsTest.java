@@ -20,8 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every operator and form of LANGUAGE.md sections 2, 4 and 6 with absent (NoVal), Deferred and
- * held operands. {@link TemporalFormsTest} covers section 5.
+ * Every operator and form of docs/language.md#operators, under the rules of
+ * docs/language.md#arithmetic, docs/language.md#lifting and docs/language.md#runtime-errors, with
+ * absent (NoVal), Deferred and held operands. {@link TemporalFormsTest} covers
+ * docs/language.md#time.
  */
 class OperatorSemanticsTest {
   private static final String XY = "in x\nin y\nout z\naux f = \\a, b -> a * 10 + b\nz = ";

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Small helpers shared by the language tests: compile a spec, run it over input rows and
- * collect the outputs as text lines ({@code z[0] = Int(3)}, LANGUAGE.md section 8).
+ * collect the outputs as text lines ({@code z[0] = Int(3)}, docs/language.md#text-output).
  *
  * <p>Inputs are written compactly: {@code ticks("x=1 y=10 | y=20 | | x=4")} is four ticks, an
  * empty tick being one where every input is NoVal. Values: integers, floats (with {@code .} or

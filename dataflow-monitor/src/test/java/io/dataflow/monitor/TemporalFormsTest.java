@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The time-related operators of LANGUAGE.md section 5 (except {@code dynamic}/{@code defer},
+ * The time-related operators of docs/language.md#time (except {@code dynamic}/{@code defer},
  * see {@link DynamicPropertiesTest}). Each case is a spec over inputs x, y, t (untyped) and
  * c (Bool); {@code -} in an expected series is NoVal.
  */

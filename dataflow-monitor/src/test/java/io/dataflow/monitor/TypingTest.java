@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Gradual, strict and untyped checking (LANGUAGE.md section 2). */
+/** Gradual, strict and untyped checking (docs/language.md#typing). */
 class TypingTest {
 
   // ---- gradual (the default) ----
@@ -89,9 +89,10 @@ class TypingTest {
 
   @Test
   void strictRejectsUnannotatedInputsAndAuxToo() {
-    // LANGUAGE.md names outputs. The TC's strict checker demands an annotation for every
-    // computed stream (aux too) and types expressions only from annotations, so an
-    // unannotated input cannot be used there either; TypingMode.STRICT says so up front.
+    // The contract names outputs only (docs/decisions.md, "Strict mode annotates every stream").
+    // The TC's strict checker demands an annotation for every computed stream (aux too) and types
+    // expressions only from annotations, so an unannotated input cannot be used there either;
+    // TypingMode.STRICT says so up front.
     SpecException e = compileError("in x\naux t: Int\nt = 1\naux u\nu = 2\nout z: Int\nz = t",
         TypingMode.STRICT);
     assertThat(e.diagnostics()).extracting(Object::toString).containsExactly(

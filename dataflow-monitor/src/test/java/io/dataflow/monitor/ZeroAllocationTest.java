@@ -7,11 +7,11 @@ import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * Steady-state evaluation of a scalar specification allocates nothing (DESIGN.md, "The data
- * path"; issue 7). Not a timing test: it counts the bytes the calling thread allocates, using the
- * JVM's per-thread allocation counter, over {@value #MEASURED} ticks after {@value #WARM_UP}
- * warm-up ticks (enough for the JIT to compile the tick path, so what is measured is the
- * compiled steady state, not the interpreter).
+ * Steady-state evaluation of a scalar specification allocates nothing
+ * (docs/performance.md#zero-allocation; issue 7). Not a timing test: it counts the bytes the
+ * calling thread allocates, using the JVM's per-thread allocation counter, over {@value #MEASURED}
+ * ticks after {@value #WARM_UP} warm-up ticks (enough for the JIT to compile the tick path, so what
+ * is measured is the compiled steady state, not the interpreter).
  *
  * <p>The inputs vary per tick (read from a precomputed array) and every output is folded into a
  * checksum that is asserted, so the work cannot be skipped.

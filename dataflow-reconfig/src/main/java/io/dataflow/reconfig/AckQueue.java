@@ -16,7 +16,19 @@ public final class AckQueue implements ReconfigurationAckSink {
   private final BlockingQueue<ReconfigurationAck> queue;
   private volatile boolean closed;
 
-  /** A queue holding up to {@code capacity} undelivered acknowledgements. */
+  /**
+   * A queue holding up to {@code capacity} undelivered acknowledgements.
+   *
+   * <p>When it is full (nobody reads it fast enough) or closed, {@link #deliver} throws, and the
+   * runtime ends the run with a {@code control} failure after draining its output. This is
+   * deliberate: the acknowledgement is the last step of the root cutover, and the cutover's rule
+   * is that a step failing after the input was rebound ends the run (no rollback); a cutover
+   * whose requester was never told would otherwise look like a success. Everything before the
+   * acknowledgement stays applied, and the candidate's ticks are not evaluated. Size the queue
+   * for the requests a reader may leave unread, or read it from another thread.
+   *
+   * @param capacity the number of undelivered acknowledgements it holds (at least 1)
+   */
   public AckQueue(int capacity) {
     this.queue = new ArrayBlockingQueue<>(capacity);
   }

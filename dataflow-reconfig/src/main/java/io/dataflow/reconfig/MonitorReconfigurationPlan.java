@@ -2,7 +2,7 @@ package io.dataflow.reconfig;
 
 import io.dataflow.monitor.TransferMapping;
 
-/** What happens to the monitor (LANGUAGE.md section 10). */
+/** What happens to the monitor (docs/reconfiguration.md#plan). */
 public sealed interface MonitorReconfigurationPlan {
   /** The same definition key: nothing is rebuilt, all state stays. */
   record RetainExact() implements MonitorReconfigurationPlan {}

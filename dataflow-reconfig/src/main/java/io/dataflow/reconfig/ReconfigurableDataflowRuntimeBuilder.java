@@ -12,6 +12,7 @@ import io.dataflow.core.Source;
 import io.dataflow.core.SystemClock;
 import io.dataflow.io.InputPipelineSession;
 import io.dataflow.io.OutputPipelineSession;
+import io.dataflow.monitor.ContextTransferReport;
 import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.TypingMode;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The entry point for a runtime whose specification can be replaced live. It compiles the
@@ -59,6 +61,8 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private CutoverObserver observer = CutoverObserver.NONE;
   private IoFactory ioFactory = new StandardIoFactory(System.out);
   private DirectDataflowEngine.Warnings warnings;
+  private Consumer<ContextTransferReport> transferReports =
+      r -> LOG.debug("context transfer: {}", r);
 
   private ReconfigurableDataflowRuntimeBuilder() {}
 
@@ -192,6 +196,18 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
+  /**
+   * Receives the detailed report of the state each accepted request moved (which streams kept
+   * their state, which started cold, which histories moved). Called on the owner thread right
+   * after the monitor was replaced, before the acknowledgement; it must not block, and throwing
+   * fails the cutover like any other step. Default: logged at DEBUG.
+   */
+  public ReconfigurableDataflowRuntimeBuilder transferReports(
+      Consumer<ContextTransferReport> value) {
+    this.transferReports = Objects.requireNonNull(value, "transferReports");
+    return this;
+  }
+
   /** What a rejected request does (default: end the run). */
   public ReconfigurableDataflowRuntimeBuilder onRejected(RejectPolicy value) {
     this.rejectPolicy = Objects.requireNonNull(value, "rejectPolicy");
@@ -239,7 +255,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     ReconfigurationAckSink ackSink = acks != null ? acks : ack -> LOG.info("{}", ack.toLine());
     ReconfigurationController controller = new ReconfigurationController(in, out,
         new ReconfigurationPlanner(ioFactory, typingMode, contextTransfer), ioFactory, ackSink,
-        rejectPolicy, observer, monitorOptions, inputOwners, outputOwners);
+        rejectPolicy, observer, transferReports, monitorOptions, inputOwners, outputOwners);
     return runtime.monitor(DataflowMonitor.create(p, monitorOptions)).input(in).output(out)
         .controlHandler(controller).build();
   }

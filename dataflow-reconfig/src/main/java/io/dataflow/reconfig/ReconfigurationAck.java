@@ -1,10 +1,10 @@
 package io.dataflow.reconfig;
 
-import io.dataflow.monitor.ContextTransferReport;
-
 /**
  * The acknowledgement of a reconfiguration request, delivered after every step of the cutover
- * was applied and before any tick admitted after the request is evaluated.
+ * was applied and before any tick admitted after the request is evaluated. It carries both
+ * revisions and both change flags; the detailed report of what state moved goes to
+ * {@link ReconfigurableDataflowRuntimeBuilder#transferReports}.
  *
  * @param accepted false when the request was rejected and the runtime kept running (only with
  *     {@link RejectPolicy#KEEP_RUNNING})
@@ -13,14 +13,13 @@ import io.dataflow.monitor.ContextTransferReport;
  * @param monitorChanged the definition key changed
  * @param interfaceChanged the interface revision advanced
  * @param plan {@code RetainExact}, {@code Transfer} or {@code InstallCold} (null if rejected)
- * @param transfer what state moved (null if rejected)
  * @param effectiveTick the first tick the new configuration evaluates
  * @param reason why the request was rejected, or null
  * @param origin where the request came from
  */
 public record ReconfigurationAck(boolean accepted, long monitorRevision, long interfaceRevision,
-    boolean monitorChanged, boolean interfaceChanged, String plan,
-    ContextTransferReport transfer, long effectiveTick, String reason, String origin) {
+    boolean monitorChanged, boolean interfaceChanged, String plan, long effectiveTick,
+    String reason, String origin) {
 
   /** The CLI's one-line rendering. */
   public String toLine() {

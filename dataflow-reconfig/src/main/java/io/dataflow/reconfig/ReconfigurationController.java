@@ -7,19 +7,21 @@ import io.dataflow.core.RuntimeContext;
 import io.dataflow.io.EncodedControlRequest;
 import io.dataflow.io.InputPipelineSession;
 import io.dataflow.io.OutputPipelineSession;
+import io.dataflow.monitor.ContextTransferReport;
 import io.dataflow.monitor.DataflowMonitor;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The control path (DESIGN.md, "Root cutover"): decodes a request, plans it resource-free, then
- * applies the plan in a fixed order with no rollback and acknowledges it last. Candidate ticks
- * (admitted after the request) are evaluated only after the acknowledgement was delivered,
- * because this runs on the owner thread between two ingress items.
+ * The control path (docs/architecture/reconfiguration.md): decodes a request, plans it
+ * resource-free, then applies the plan in a fixed order with no rollback and acknowledges it last.
+ * Candidate ticks (admitted after the request) are evaluated only after the acknowledgement was
+ * delivered, because this runs on the owner thread between two ingress items.
  *
  * <table>
  *   <caption>Application order</caption>
@@ -44,6 +46,7 @@ final class ReconfigurationController implements ControlHandler {
   private final ReconfigurationAckSink acks;
   private final RejectPolicy rejectPolicy;
   private final CutoverObserver observer;
+  private final Consumer<ContextTransferReport> transferReports;
   private final DataflowMonitor.Options monitorOptions;
   private final Map<String, IoSpec> sourceSpecs = new HashMap<>();
   private final Map<String, IoSpec> destinationSpecs = new HashMap<>();
@@ -53,7 +56,7 @@ final class ReconfigurationController implements ControlHandler {
   ReconfigurationController(InputPipelineSession input, OutputPipelineSession output,
       ReconfigurationPlanner planner, IoFactory factory, ReconfigurationAckSink acks,
       RejectPolicy rejectPolicy, CutoverObserver observer,
-      DataflowMonitor.Options monitorOptions, Map<String, String> inputOwners,
+      Consumer<ContextTransferReport> transferReports, DataflowMonitor.Options monitorOptions, Map<String, String> inputOwners,
       Map<String, String> outputOwners) {
     this.input = input;
     this.output = output;
@@ -62,6 +65,7 @@ final class ReconfigurationController implements ControlHandler {
     this.acks = acks;
     this.rejectPolicy = rejectPolicy;
     this.observer = observer;
+    this.transferReports = transferReports;
     this.monitorOptions = monitorOptions;
     this.inputOwners.putAll(inputOwners);
     this.outputOwners.putAll(outputOwners);
@@ -102,7 +106,7 @@ final class ReconfigurationController implements ControlHandler {
     }
     LOG.warn("rejected {}: {}", request.describe(), e.getMessage());
     acks.deliver(new ReconfigurationAck(false, active.revision().root(),
-        runtime.interfaceRevision(), false, false, null, null, active.nextTick(),
+        runtime.interfaceRevision(), false, false, null, active.nextTick(),
         e.getMessage(), originOf(request)));
   }
 
@@ -123,6 +127,7 @@ final class ReconfigurationController implements ControlHandler {
     DirectDataflowEngine engine = runtime.engine();
 
     observer.beforeStep(CutoverStep.REBIND_INPUT, plan);
+    evaluateUnderTheOldConfiguration(plan.input(), runtime);
     rebindInput(plan.input());
     inputOwners = new LinkedHashMap<>(planned.inputOwners());
 
@@ -136,6 +141,7 @@ final class ReconfigurationController implements ControlHandler {
     observer.beforeStep(CutoverStep.APPLY_MONITOR, plan);
     DataflowMonitor.Transition t = applyMonitor(plan, active);
     engine.replaceMonitor(t.monitor());
+    transferReports.accept(t.report());
 
     observer.beforeStep(CutoverStep.COMMIT_REVISIONS, plan);
     input.commitRevision(plan.input().interfaceChanged());
@@ -150,8 +156,29 @@ final class ReconfigurationController implements ControlHandler {
     observer.beforeStep(CutoverStep.ACKNOWLEDGE, plan);
     acks.deliver(new ReconfigurationAck(true, t.monitor().revision().root(),
         runtime.interfaceRevision(), plan.monitorChanged(), plan.interfaceChanged(),
-        plan.monitor().kind(), t.report(), t.monitor().nextTick(), null,
+        plan.monitor().kind(), t.monitor().nextTick(), null,
         plan.request().origin()));
+  }
+
+  /**
+   * The local boundary at the barrier: sources that are removed, replaced or whose streams change
+   * stop (removed ones are closed first, so they deliver nothing more), and what they had already
+   * admitted behind the barrier is evaluated now by the old monitor under the old bindings, its
+   * output flushed, before anything is rebound.
+   */
+  private void evaluateUnderTheOldConfiguration(InputPipelineReconfigurationPlan p,
+      RuntimeContext runtime) throws Exception {
+    Map<String, Set<String>> before = input.owners();
+    Set<String> boundary = new java.util.LinkedHashSet<>(p.removed());
+    for (String name : p.unchanged()) {
+      if (!java.util.Objects.equals(before.get(name), p.owners().get(name))) {
+        boundary.add(name);
+      }
+    }
+    for (String name : p.removed()) {
+      input.stop(name);
+    }
+    runtime.evaluateAdmitted(boundary);
   }
 
   private void rebindInput(InputPipelineReconfigurationPlan p) throws Exception {

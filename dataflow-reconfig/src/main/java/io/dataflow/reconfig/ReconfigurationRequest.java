@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * A request to replace the running specification and optionally its input and output
- * bindings (LANGUAGE.md section 10). Decoding one ({@link RequestDecoder}) does not accept it:
- * the runtime plans it when it reaches the head of the ingress queue and accepts it only if the
- * plan succeeds.
+ * bindings (docs/reconfiguration.md#requests). Decoding one ({@link RequestDecoder}) does not
+ * accept it: the runtime plans it when it reaches the head of the ingress queue and accepts it only
+ * if the plan succeeds.
  *
  * @param specification the replacement specification text (required, not blank)
  * @param input the input bindings, or null to resolve every input from the active sources

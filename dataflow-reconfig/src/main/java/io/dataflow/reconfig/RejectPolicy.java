@@ -4,7 +4,7 @@ package io.dataflow.reconfig;
 public enum RejectPolicy {
   /**
    * The run ends after every earlier row was emitted; nothing after the request is evaluated
-   * (LANGUAGE.md section 10, the default).
+   * (the default; docs/reconfiguration.md#plan).
    */
   END_RUN,
   /**

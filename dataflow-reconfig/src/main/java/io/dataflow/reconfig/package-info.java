@@ -1,6 +1,7 @@
 /**
  * Live reconfiguration: replace the running specification and its I/O bindings while ticks
- * keep flowing (DESIGN.md "The control path", LANGUAGE.md section 10).
+ * keep flowing (docs/reconfiguration.md for users, docs/architecture/reconfiguration.md for the
+ * rules the code keeps).
  *
  * <ul>
  *   <li>Entry point: {@link io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder}.

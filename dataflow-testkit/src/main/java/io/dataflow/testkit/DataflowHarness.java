@@ -13,6 +13,7 @@ import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;
 import io.dataflow.io.Sinks;
+import io.dataflow.monitor.ContextTransferReport;
 import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.TypingMode;
@@ -20,6 +21,7 @@ import io.dataflow.reconfig.AckQueue;
 import io.dataflow.reconfig.CutoverObserver;
 import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
 import io.dataflow.reconfig.ReconfigurationAck;
+import io.dataflow.reconfig.ReconfigurationAckSink;
 import io.dataflow.reconfig.ReconfigurationRequest;
 import io.dataflow.reconfig.RejectPolicy;
 import java.time.Duration;
@@ -56,13 +58,14 @@ public final class DataflowHarness implements AutoCloseable {
   private final Sinks.Collecting collected;
   private final AckQueue acks;
   private final List<ReconfigurationAck> acknowledged = new ArrayList<>();
+  private final List<ContextTransferReport> transfers = new ArrayList<>();
   private final Duration closeGrace;
   private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private DataflowHarness(Builder b) {
     this.clock = b.clock;
     this.collected = Sinks.collecting();
-    this.acks = new AckQueue(1024);
+    this.acks = new AckQueue(b.ackCapacity);
     this.closeGrace = b.closeGrace;
     ReconfigurableDataflowRuntimeBuilder rb = ReconfigurableDataflowRuntimeBuilder.create()
         .name("harness")
@@ -76,7 +79,8 @@ public final class DataflowHarness implements AutoCloseable {
         .closeTimeout(b.closeTimeout)
         .ingressCapacity(b.ingressCapacity)
         .monitorOptions(b.monitorOptions)
-        .acknowledgements(acks)
+        .acknowledgements(b.ackSink != null ? b.ackSink : acks)
+        .transferReports(transfers::add)
         .warnings(warnings::add);
     if (b.ioFactory != null) {
       rb.ioFactory(b.ioFactory);
@@ -181,9 +185,10 @@ public final class DataflowHarness implements AutoCloseable {
       }
     }
     if (ack == null) {
-      String error = runtime.status().lastError();
+      ExitReport report = runtime.exitReport();
       throw new IllegalStateException("no acknowledgement"
-          + (error == null ? "" : "; the run is ending: " + error));
+          + (report == null ? "" : "; the run ended: " + report.outcome() + ", "
+              + report.component() + ": " + report.reason()));
     }
     return ack;
   }
@@ -208,12 +213,21 @@ public final class DataflowHarness implements AutoCloseable {
     return runtime.doWork();
   }
 
-  /** Steps until a duty cycle does no work; returns the number of cycles. */
+  /**
+   * Steps until a duty cycle does no work; returns the number of cycles. When the run has begun
+   * to close (a failure, a request that ended it), this also finishes the close as
+   * {@link #awaitTermination()} does, so when it returns the run's state is final for what was
+   * stepped: running and idle, or terminated with its exit report, never half-closed.
+   */
   public int runUntilIdle() {
     for (int i = 0; i < MAX_IDLE_STEPS; i++) {
-      if (runtime.doWork() == 0) {
+      if (runtime.doWork() > 0) {
+        continue;
+      }
+      if (runtime.state() != RuntimeState.CLOSING) {
         return i;
       }
+      awaitClosingOutput();
     }
     throw new IllegalStateException("the runtime did not become idle");
   }
@@ -247,17 +261,7 @@ public final class DataflowHarness implements AutoCloseable {
         continue;
       }
       if (runtime.state() == RuntimeState.CLOSING) {
-        try {
-          if (!runtime.awaitOutputClosed(closeGrace)) {
-            long deadline = runtime.nextTimerDeadline();
-            if (deadline != Long.MAX_VALUE && deadline - clock.nanoTime() > 0) {
-              clock.advance(Duration.ofNanos(deadline - clock.nanoTime()));
-            }
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted", e);
-        }
+        awaitClosingOutput();
       } else {
         long next = runtime.nextTimerDeadline();
         if (next == Long.MAX_VALUE) {
@@ -272,6 +276,25 @@ public final class DataflowHarness implements AutoCloseable {
       throw new IllegalStateException("the runtime did not terminate");
     }
     return r;
+  }
+
+  /**
+   * The output is closing on the closer thread: waits for it in real time up to the close
+   * grace; if it is still not done, moves the clock to the shutdown deadline so the next step
+   * abandons it.
+   */
+  private void awaitClosingOutput() {
+    try {
+      if (!runtime.awaitOutputClosed(closeGrace)) {
+        long deadline = runtime.nextTimerDeadline();
+        if (deadline != Long.MAX_VALUE && deadline - clock.nanoTime() > 0) {
+          clock.advance(Duration.ofNanos(deadline - clock.nanoTime()));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
   }
 
   // ---------------------------------------------------------------- reading
@@ -290,6 +313,19 @@ public final class DataflowHarness implements AutoCloseable {
   public List<ReconfigurationAck> acknowledgements() {
     collectAcknowledgements();
     return List.copyOf(acknowledged);
+  }
+
+  /** The report of what state each accepted request moved, in request order. */
+  public List<ContextTransferReport> transferReports() {
+    return List.copyOf(transfers);
+  }
+
+  /** The report of the latest accepted request. */
+  public ContextTransferReport lastTransferReport() {
+    if (transfers.isEmpty()) {
+      throw new IllegalStateException("no request was accepted");
+    }
+    return transfers.get(transfers.size() - 1);
   }
 
   /** The warnings raised so far (an undeclared input name, ...). */
@@ -340,6 +376,8 @@ public final class DataflowHarness implements AutoCloseable {
     private Duration closeTimeout = Duration.ofSeconds(5);
     private Duration closeGrace = Duration.ofSeconds(2);
     private int ingressCapacity = 1024;
+    private int ackCapacity = 1024;
+    private ReconfigurationAckSink ackSink;
     private DataflowMonitor.Options monitorOptions = DataflowMonitor.Options.DEFAULT;
     private Set<String> collectedStreams;
     private io.dataflow.reconfig.IoFactory ioFactory;
@@ -410,6 +448,24 @@ public final class DataflowHarness implements AutoCloseable {
     /** The ingress queue capacity (default 1024). */
     public Builder ingressCapacity(int value) {
       this.ingressCapacity = value;
+      return this;
+    }
+
+    /**
+     * How many acknowledgements the harness's queue holds before delivery fails (default 1024;
+     * {@link #reconfigure} reads it after each request).
+     */
+    public Builder ackCapacity(int value) {
+      this.ackCapacity = value;
+      return this;
+    }
+
+    /**
+     * Delivers acknowledgements to this sink instead of the harness's queue (then
+     * {@link #reconfigure} finds none and {@link #acknowledgements()} stays empty).
+     */
+    public Builder acknowledgements(ReconfigurationAckSink value) {
+      this.ackSink = Objects.requireNonNull(value, "acknowledgements");
       return this;
     }
 

@@ -114,7 +114,7 @@ public final class GoldenTraces {
   /**
    * The bare monitor path: {@link TraceReader}, {@link DataflowMonitor} and
    * {@link TextOutputWriter}; an {@code @reconfigure} line replaces the monitor with the state
-   * transfer of LANGUAGE.md section 10.
+   * transfer of docs/reconfiguration.md#state-transfer.
    */
   public static String runWithMonitor(Case c) throws Exception {
     DataflowProgram program = DataflowProgram.compile(c.spec().toString(), c.specText());

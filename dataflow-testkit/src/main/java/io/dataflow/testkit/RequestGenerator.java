@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
- * Generates reconfiguration requests (LANGUAGE.md section 10) as one-line JSON5 text: valid
- * replacements derived from an active spec (the same spec, the same definitions in another
+ * Generates reconfiguration requests (docs/reconfiguration.md#requests) as one-line JSON5 text:
+ * valid replacements derived from an active spec (the same spec, the same definitions in another
  * layout, one stream changed, an output added or removed) and broken requests (an unknown
  * field, a blank or missing specification, a specification that does not compile, malformed
  * JSON5), each labelled with what the runtime must do with it.

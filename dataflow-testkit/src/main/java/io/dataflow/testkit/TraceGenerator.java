@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
 
 /**
  * Generates random sparse traces for a program's inputs and renders traces in the trace-file
- * format of LANGUAGE.md section 7.
+ * format (docs/io.md#trace-files).
  *
  * <pre>{@code
  * TraceGenerator traces = new TraceGenerator(seed);
@@ -54,7 +54,7 @@ public final class TraceGenerator {
 
   /**
    * The probability that a present value has another type than the input's (default 0): for
-   * testing that a typed input rejects it (LANGUAGE.md section 6).
+   * testing that a typed input rejects it (docs/language.md#runtime-errors).
    */
   public TraceGenerator mistyped(double probability) {
     if (probability < 0 || probability > 1) {

@@ -13,10 +13,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Generated broken specs (unknown name, cycle, self-reference, missing or duplicate equation,
  * type error, syntax error) are rejected with a {@link SpecException} that says what is wrong
- * and where: the reported location is the one the defect pins down (LANGUAGE.md sections 1, 2
- * and 5), and the message starts with {@code file:line:column}. Catches: an error reported at
- * a neighbouring token or the wrong line, an error that escapes as another exception type,
- * and a defect that compiles.
+ * and where: the reported location is the one the defect pins down
+ * (docs/language.md#compile-errors), and the message starts with {@code file:line:column}. Catches:
+ * an error reported at a neighbouring token or the wrong line, an error that escapes as another
+ * exception type, and a defect that compiles.
  */
 class BrokenSpecTest {
   static LongStream seeds() {

@@ -5,13 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.ExitReport;
 import io.dataflow.core.Monitor;
+import io.dataflow.core.RuntimeState;
+import io.dataflow.reconfig.AckQueue;
+import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.Bindings;
 import io.dataflow.reconfig.CutoverStep;
 import io.dataflow.reconfig.IoSpec;
 import io.dataflow.reconfig.ReconfigurationRequest;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -167,6 +173,148 @@ class CutoverFaultTest {
       assertThat(r.monitorRevision().root()).isZero();
       assertThat(r.interfaceRevision()).isZero();
       assertThat(List.of(log.entries("sink:out").get(0))).containsExactly("sink:out feed 0");
+    }
+  }
+
+  @Test
+  void theSevenApplicationStepsRunOnceEachInTheirFixedOrder() {
+    List<CutoverStep> steps = new ArrayList<>();
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC)
+        .cutoverObserver((step, plan) -> steps.add(step)).build()) {
+      h.tick("x", 1);
+      h.reconfigure(NEXT);
+      assertThat(steps).containsExactly(CutoverStep.REBIND_INPUT, CutoverStep.FLUSH_ENGINE,
+          CutoverStep.REBIND_OUTPUT, CutoverStep.APPLY_MONITOR, CutoverStep.COMMIT_REVISIONS,
+          CutoverStep.REBUILD_LAYOUTS, CutoverStep.ACKNOWLEDGE);
+      steps.clear();
+      h.reconfigure(NEXT); // RetainExact goes through the same seven steps
+      assertThat(steps).hasSize(7).startsWith(CutoverStep.REBIND_INPUT)
+          .endsWith(CutoverStep.ACKNOWLEDGE);
+    }
+  }
+
+  @Test
+  void ticksARemovedSourceAdmittedBehindTheBarrierAreEvaluatedByTheOldMonitor() {
+    ScriptedSource old = new ScriptedSource("old", log).neverEnd();
+    ScriptedSource kept = new ScriptedSource("kept", log).neverEnd();
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC).source(old).source(kept)
+        .cutoverObserver((step, plan) -> log.record("step " + step)).build()) {
+      h.tick("x", 1);
+      // The barrier is queued first; the removed source then admits two ticks behind it.
+      h.runtime().submitControl(new ReconfigurationRequest(NEXT,
+          new Bindings(endpoints("kept", IoSpec.KEEP), null), null, "test"), Duration.ZERO);
+      old.batch(Values.row("x", 2)).batch(Values.row("x", 3));
+      h.runUntilIdle();
+      assertThat(log.entries("source:old")).containsExactly("source:old open",
+          "source:old batch 0", "source:old batch 1", "source:old close");
+      // The old monitor (z + x) evaluated both, then the candidate (z + 2x) took over.
+      h.tick("x", 4);
+      assertThat(h.trace().lines()).containsExactly("z[0] = Int(1)", "z[1] = Int(3)",
+          "z[2] = Int(6)", "z[3] = Int(14)");
+      List<ReconfigurationAck> acks = h.acknowledgements();
+      assertThat(acks).hasSize(1);
+      assertThat(acks.get(0).effectiveTick()).isEqualTo(3);
+      // The source was closed before its admitted ticks were evaluated, and only once.
+      assertThat(log.entries()).containsSubsequence("step REBIND_INPUT", "source:old close",
+          "step FLUSH_ENGINE");
+    }
+  }
+
+  @Test
+  void ticksASourceWhoseStreamsChangeAdmittedBehindTheBarrierUseTheOldBindings() {
+    ScriptedSource a = new ScriptedSource("a", log).neverEnd();
+    ScriptedSource b = new ScriptedSource("b", log).neverEnd();
+    String both = "in x\nin y\nout a\nout b\na = x\nb = y";
+    String next = "in x\nin y\nout a\nout b\na = 2 * x\nb = 2 * y";
+    try (DataflowHarness h = DataflowHarness.forSpec(both).source(a, Set.of("x"))
+        .source(b, Set.of("y")).build()) {
+      // y moves from b to a; b admitted y = 5 behind the request.
+      h.runtime().submitControl(new ReconfigurationRequest(next,
+          new Bindings(endpoints("a", IoSpec.KEEP, "b", IoSpec.KEEP), Map.of("y", "a")), null,
+          "test"), Duration.ZERO);
+      b.batch(Values.row("y", 5));
+      h.runUntilIdle();
+      a.batch(Values.row("x", 1));
+      h.runUntilIdle();
+      // y = 5 was b's to deliver when admitted: the old monitor echoes it; under the new
+      // bindings it would have been dropped. Then the new monitor doubles a's x.
+      assertThat(h.trace().lines()).containsExactly("b[0] = Int(5)", "a[1] = Int(2)");
+      assertThat(h.warnings()).noneMatch(w -> w.contains("'y'"));
+    }
+  }
+
+  @Test
+  void aFaultInsideTheMonitorStepLeavesTheNewMonitorActiveWithoutCommittedRevisions() {
+    // The transfer report is handed over inside the monitor step, after the swap.
+    List<String> seen = new ArrayList<>();
+    io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
+        .ReconfigurableDataflowRuntimeBuilder.create().specification("spec.dsrv", SPEC)
+        .clock(new ManualClock()).policy(io.dataflow.core.ExecutionPolicy.SYNCHRONOUS)
+        .destination("out", io.dataflow.io.Sinks.callback(r -> seen.add(r.toString())))
+        .acknowledgements(ack -> seen.add("ack"))
+        .transferReports(r -> {
+          throw new IllegalStateException("injected failure inside the transfer");
+        }).build();
+    runtime.offer(io.dataflow.core.Tick.of("x", io.dataflow.core.Value.of(1)));
+    runtime.submitControl(new ReconfigurationRequest(
+        "in x\nin y\nout z\nz = default(z[1], 0) + 2 * x", null, null, "test"), Duration.ZERO);
+    runtime.offer(io.dataflow.core.Tick.of("x", io.dataflow.core.Value.of(2)));
+    runtime.endOfInput();
+    ExitReport r = runtime.runInCallerThread();
+    assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
+    assertThat(r.component()).isEqualTo("control");
+    assertThat(r.reason()).contains("injected failure inside the transfer");
+    // The candidate is active with its revision; the interface revision was not committed, no
+    // acknowledgement went out, and the tick behind the request was not evaluated.
+    assertThat(runtime.activeMonitor().inputs().names()).containsExactly("x", "y");
+    assertThat(r.monitorRevision().root()).isEqualTo(1);
+    assertThat(r.interfaceRevision()).isZero();
+    assertThat(seen).hasSize(1).noneMatch(e -> e.equals("ack"));
+    assertThat(r.ticksIn()).isEqualTo(1);
+  }
+
+  @Test
+  void aFullAcknowledgementQueueEndsTheRunWithEverythingElseApplied() {
+    AckQueue full = new AckQueue(1);
+    ScriptedSink out = new ScriptedSink("out", log);
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC).destination("out", out)
+        .acknowledgements(full).build()) {
+      h.tick("x", 1);
+      h.runtime().submitControl(ReconfigurationRequest.of(NEXT), Duration.ZERO);
+      h.runUntilIdle();
+      assertThat(h.status().state()).isEqualTo(RuntimeState.RUNNING);
+      h.tick("x", 2);
+      // Nobody reads the queue: the second acknowledgement does not fit.
+      h.runtime().submitControl(ReconfigurationRequest.of(SPEC), Duration.ZERO);
+      h.runUntilIdle();
+      ExitReport r = h.exitReport();
+      assertThat(r).isNotNull();
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
+      assertThat(r.component()).isEqualTo("control");
+      assertThat(r.reason()).isEqualTo("the acknowledgement queue is full (1)");
+      assertThat(r.monitorRevision().root()).isEqualTo(2); // the monitor step was applied
+      assertThat(full.poll().monitorRevision()).isEqualTo(1);
+      assertThat(full.poll()).isNull();
+      assertThat(h.trace().lines()).containsExactly("z[0] = Int(1)", "z[1] = Int(5)");
+      assertThat(log.entries("sink:out")).last().isEqualTo("sink:out close");
+    }
+  }
+
+  @Test
+  void aClosedAcknowledgementQueueEndsTheRunWithEverythingElseApplied() {
+    AckQueue closed = new AckQueue(8);
+    closed.close();
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC).acknowledgements(closed).build()) {
+      h.tick("x", 1);
+      h.runtime().submitControl(ReconfigurationRequest.of(NEXT), Duration.ZERO);
+      h.tick("x", 2); // behind the request: never evaluated
+      ExitReport r = h.exitReport();
+      assertThat(r).isNotNull();
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
+      assertThat(r.reason()).isEqualTo("the acknowledgement queue is closed");
+      assertThat(r.monitorRevision().root()).isEqualTo(1);
+      assertThat(h.trace().lines()).containsExactly("z[0] = Int(1)");
+      assertThat(r.ticksIn()).isEqualTo(1);
     }
   }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Parses the expressions {@link SpecGenerator} writes into {@link ReferenceModel} nodes, with
- * the precedence of LANGUAGE.md section 3, and defines the operators' value semantics from
- * section 2. Independent of the monitor's parser on purpose.
+ * the precedence of docs/language.md#operators, and defines the operators' value semantics from
+ * docs/language.md#arithmetic. Independent of the monitor's parser on purpose.
  */
 final class ExprParser {
   private final String src;

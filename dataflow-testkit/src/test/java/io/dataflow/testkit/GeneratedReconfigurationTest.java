@@ -33,7 +33,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Generated reconfiguration requests delivered mid-trace (LANGUAGE.md section 10): replacing a
+ * Generated reconfiguration requests delivered mid-trace (docs/reconfiguration.md): replacing a
  * spec by itself changes nothing; a valid request is acknowledged with the right plan and
  * revisions, and the runtime paths agree with the bare monitor's transfer; a broken request
  * ends the run after every earlier row, or is rejected and changes nothing.

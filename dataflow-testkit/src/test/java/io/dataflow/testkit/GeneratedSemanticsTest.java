@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The monitor agrees with {@link ReferenceModel}, an independent evaluator written from
- * LANGUAGE.md sections 2, 4 and 5, on generated specs and traces. Catches semantic slips the
+ * the language reference (docs/language.md#types, docs/language.md#lifting and
+ * docs/language.md#time), on generated specs and traces. Catches semantic slips the
  * path comparisons cannot see because every path shares one monitor: lifting, delays and their
  * own last result, {@code default}, {@code init}, {@code update}, {@code latch}, {@code when},
  * {@code is_defined}, {@code if}, promotion, truncating division, code-point string order.

@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module arrows of DESIGN.md only point down: each module's compile dependencies on other
- * modules, and the packages its main sources import, are exactly the allowed ones.
+ * The module arrows (docs/architecture/README.md) only point down: each module's compile
+ * dependencies on other modules, and the packages its main sources import, are exactly the allowed
+ * ones.
  */
 class ModuleDependencyTest {
   private static final Map<String, Set<String>> ALLOWED = new LinkedHashMap<>();

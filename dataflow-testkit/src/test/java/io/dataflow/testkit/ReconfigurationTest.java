@@ -38,9 +38,9 @@ class ReconfigurationTest {
       assertThat(ack.monitorChanged()).isTrue();
       assertThat(ack.interfaceChanged()).isFalse();
       assertThat(ack.effectiveTick()).isEqualTo(2);
-      assertThat(ack.transfer().initialized()).containsExactly("z");
-      assertThat(ack.transfer().transferred()).isEmpty();
-      assertThat(ack.transfer().historiesRetained()).containsExactly("z");
+      assertThat(h.lastTransferReport().initialized()).containsExactly("z");
+      assertThat(h.lastTransferReport().transferred()).isEmpty();
+      assertThat(h.lastTransferReport().historiesRetained()).containsExactly("z");
       assertThat(ack.toLine()).isEqualTo("ack monitor_revision=1 interface_revision=0 "
           + "monitor_changed=true interface_changed=false");
     }
@@ -104,9 +104,9 @@ class ReconfigurationTest {
       // x[1] survived: d = 17 - 15, not 17 - 100; same kept its state as an exact match.
       assertThat(h.trace()).hasValues("d", 10, 5, 2);
       assertThat(h.trace()).hasValues("same", 10, 25, 42);
-      assertThat(ack.transfer().transferred()).containsExactly("same");
-      assertThat(ack.transfer().initialized()).containsExactly("d");
-      assertThat(ack.transfer().historiesRetained()).containsExactlyInAnyOrder("x", "same");
+      assertThat(h.lastTransferReport().transferred()).containsExactly("same");
+      assertThat(h.lastTransferReport().initialized()).containsExactly("d");
+      assertThat(h.lastTransferReport().historiesRetained()).containsExactlyInAnyOrder("x", "same");
     }
   }
 
@@ -130,7 +130,7 @@ class ReconfigurationTest {
       h.tick("x", 2, "y", 3);
       assertThat(ack.interfaceChanged()).isTrue();
       assertThat(ack.interfaceRevision()).isEqualTo(1);
-      assertThat(ack.transfer().transferred()).containsExactly("a");
+      assertThat(h.lastTransferReport().transferred()).containsExactly("a");
       assertThat(h.trace()).hasLines("a[0] = Int(1)", "b[0] = Int(2)", "a[1] = Int(2)",
           "w[1] = Int(30)");
       assertThat(h.status().interfaceRevision()).isEqualTo(1);
@@ -180,6 +180,26 @@ class ReconfigurationTest {
       assertThat(h.runtime().activeMonitor()).isSameAs(before);
       h.tick("x", 2);
       assertThat(h.trace()).hasValues("z", 1, 3);
+    }
+  }
+
+  @Test
+  void aRequestThatEndsTheRunLeavesAFinalReportWhenReconfigureReturnsEveryTime() {
+    // The closer thread finishes at its own pace; the harness must not return before it did.
+    for (int run = 0; run < 1000; run++) {
+      try (DataflowHarness h = DataflowHarness.forSpec(COUNTER).build()) {
+        h.tick("x", 1);
+        assertThatThrownBy(() -> h.reconfigure("in x\nout z\nz = y"))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("the run ended: FAILED, control: ")
+            .hasMessageContaining("unknown stream 'y'");
+        ExitReport r = h.exitReport();
+        assertThat(r).as("exit report after run %d", run).isNotNull();
+        assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
+        assertThat(r.component()).isEqualTo("control");
+        assertThat(r.ticksOut()).isEqualTo(1);
+        assertThat(h.status().state()).isEqualTo(io.dataflow.core.RuntimeState.TERMINATED);
+      }
     }
   }
 

@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An independent, deliberately naive evaluator of generated specs, written from LANGUAGE.md
- * sections 2, 4 and 5 only (not from the monitor's code), used as an oracle: each operator
- * node keeps its own lifting memories, delays keep a ring of raw samples committed after the
- * row and their own last result, and the computed streams are evaluated in generation order
- * (a valid dependency order). It covers exactly what {@link SpecGenerator} produces and
- * assumes no runtime error can happen (a spec that is not risky); it throws
- * {@link IllegalStateException} if one would.
+ * An independent, deliberately naive evaluator of generated specs, written from the language
+ * reference only (docs/language.md#types, docs/language.md#lifting and docs/language.md#time; not
+ * from the monitor's code), used as an oracle: each operator node keeps its own lifting memories,
+ * delays keep a ring of raw samples committed after the row and their own last result, and the
+ * computed streams are evaluated in generation order (a valid dependency order). It covers exactly
+ * what {@link SpecGenerator} produces and assumes no runtime error can happen (a spec that is not
+ * risky); it throws {@link IllegalStateException} if one would.
  */
 final class ReferenceModel {
   private final GeneratedSpec spec;
@@ -43,8 +43,8 @@ final class ReferenceModel {
 
   /**
    * The model after a request replacing the spec by {@code target} with context transfer
-   * (LANGUAGE.md section 10): histories move by name and type, resized to the new depth
-   * (keeping the newest samples); a stream with the same name, type and expression keeps its
+   * (docs/reconfiguration.md#state-transfer): histories move by name and type, resized to the new
+   * depth (keeping the newest samples); a stream with the same name, type and expression keeps its
    * operator state (its nodes); every other stream starts cold.
    */
   ReferenceModel transfer(GeneratedSpec target) {
@@ -154,7 +154,7 @@ final class ReferenceModel {
     void commit() {}
   }
 
-  /** Sample-and-hold lifting of one operand (LANGUAGE.md section 4). */
+  /** Sample-and-hold lifting of one operand (docs/language.md#lifting). */
   static final class Held {
     private Value last = Value.NOVAL;
 

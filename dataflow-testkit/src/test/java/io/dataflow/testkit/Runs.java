@@ -185,7 +185,10 @@ final class Runs {
     return new Run(lines, null);
   }
 
-  /** LANGUAGE.md section 6: after a runtime error every later call fails with the same cause. */
+  /**
+   * After a runtime error every later call fails with the same cause
+   * (docs/language.md#runtime-errors).
+   */
   private static void assertPoisoned(DataflowMonitor monitor, MonitorException first) {
     long next = monitor.nextTick();
     try {

@@ -109,6 +109,11 @@ class RuntimeLifecycleTest {
       // Tick 1 is stuck in the sink, ticks 2 and 3 still queued in front of it.
       assertThat(r.drain().abandonedRows()).isEqualTo(3);
       assertThat(r.warnings()).anyMatch(w -> w.contains("3 rows abandoned"));
+      // Lost rows are a failure, never COMPLETED.
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
+      assertThat(r.isCompleted()).isFalse();
+      assertThat(r.component()).isEqualTo("sink");
+      assertThat(r.reason()).contains("3 rows abandoned");
       assertThat(clock.nanoTime() - before).isEqualTo(Duration.ofSeconds(3).toNanos());
       assertThat(slow.ticks()).containsExactly(0L);
     } finally {
@@ -250,6 +255,7 @@ class RuntimeLifecycleTest {
       ExitReport r = h.stop(Duration.ofSeconds(3));
       assertThat(r.drain().complete()).isFalse();
       assertThat(r.drain().abandonedRows()).isEqualTo(3);
+      assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.FAILED);
     } finally {
       slow.release();
     }

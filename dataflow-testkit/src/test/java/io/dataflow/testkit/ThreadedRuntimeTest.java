@@ -33,8 +33,8 @@ class ThreadedRuntimeTest {
         .specification("echo.dsrv", "in p: Int\nin s: Int\nout op: Int\nout os: Int\n"
             + "op = p\nos = s")
         .destination("check", Sinks.callback(r -> {
-          int p = (int) ((Value.Int) r.values().get("op")).value();
-          long s = ((Value.Int) r.values().get("os")).value();
+          int p = (int) r.values().get("op").asLong();
+          long s = r.values().get("os").asLong();
           if (next[p] != s && errors.size() < 10) {
             errors.add("producer " + p + ": expected " + next[p] + ", got " + s);
           }
