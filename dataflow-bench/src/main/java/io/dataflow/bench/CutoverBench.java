@@ -1,6 +1,6 @@
 package io.dataflow.bench;
 
-import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.internal.OwnerLoop;
 import io.dataflow.core.Row;
 import io.dataflow.core.TickShape;
 import io.dataflow.core.Value;
@@ -119,13 +119,13 @@ public class CutoverBench {
   /** A stepped reconfigurable runtime of variant 0 that has evaluated a few ticks. */
   @State(Scope.Thread)
   public static class Stepped {
-    DataflowRuntime runtime;
+    OwnerLoop runtime; // stepped here
     long acks; // the benchmark thread, which also steps the runtime
 
     /** Builds and starts the runtime and evaluates 16 ticks. */
     @Setup(Level.Trial)
     public void setUp(Specs specs) {
-      runtime = ReconfigurableDataflowRuntimeBuilder.create()
+      runtime = (OwnerLoop) ReconfigurableDataflowRuntimeBuilder.create()
           .specification("cutover0.dsrv", specs.texts[0])
           .destination("out", Sinks.nullSink())
           .acknowledgements(this::onAck)

@@ -1,11 +1,12 @@
 package io.dataflow.bench;
 
-import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.internal.DataflowRuntimeBuilder;
+import io.dataflow.core.internal.OwnerLoop;
 import io.dataflow.core.RuntimeStatus;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
-import io.dataflow.io.InputPipelineSession;
-import io.dataflow.io.OutputPipelineSession;
+import io.dataflow.io.internal.InputPipelineSession;
+import io.dataflow.io.internal.OutputPipelineSession;
 import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.List;
  */
 final class RuntimeFixture {
   final Workload workload;
-  final DataflowRuntime runtime;
+  final OwnerLoop runtime; // stepped by the benchmarks
   final ChecksumWriter writer = new ChecksumWriter();
   /** {@link Inputs#SIZE} ticks cut into batches of {@code batchSize}. */
   final TickBatch[] batches;
@@ -31,7 +32,7 @@ final class RuntimeFixture {
   RuntimeFixture(String workloadName, int batchSize, int ingressCapacity) {
     workload = Workload.named(workloadName);
     DataflowProgram program = DataflowProgram.compile(workloadName + ".dsrv", workload.spec);
-    runtime = DataflowRuntime.builder()
+    runtime = new DataflowRuntimeBuilder()
         .name("bench-" + workloadName)
         .monitor(DataflowMonitor.create(program))
         .input(new InputPipelineSession(List.of()))

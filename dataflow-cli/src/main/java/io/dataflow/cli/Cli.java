@@ -4,8 +4,8 @@ import io.dataflow.core.DataflowRuntime;
 import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.ExitReport;
 import io.dataflow.core.MonitorException;
-import io.dataflow.core.OutputWriter;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
 import io.dataflow.io.JsonLinesSource;
 import io.dataflow.io.Sinks;
 import io.dataflow.io.TraceException;
@@ -113,12 +113,10 @@ final class Cli {
     DataflowRuntime runtime;
     try {
       runtime = ReconfigurableDataflowRuntimeBuilder.create()
-          .name("dataflow")
           .specification(options.spec().toString(), text)
           .source(source)
           .destination("stdout", writer)
-          .policy(policy)
-          .contextTransfer(options.contextTransfer())
+          .options(o -> o.withPolicy(policy).withContextTransfer(options.contextTransfer()))
           .acknowledgements(ack -> {
             err.println(ack.toLine());
             err.flush();

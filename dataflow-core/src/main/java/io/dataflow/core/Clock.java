@@ -8,10 +8,10 @@ import java.util.function.BooleanSupplier;
  * the testkit's {@code ManualClock}, which moves only when told to and fires due timers in
  * order, so no test ever sleeps.
  *
- * <p>Timers are kept in a {@link TimerQueue} owned by the thread that fires them (the runtime's
- * owner loop). A clock that drives time itself (a manual clock) is told about the queues whose
- * timers it must fire through {@link #attach(TimerQueue)}; the system clock ignores that,
- * because the owner loop polls its queue with real time.
+ * <p>Timers are kept in a {@link Timers} queue owned by the thread that fires them (the
+ * runtime's owner loop). A clock that drives time itself (a manual clock) is told about the
+ * queues whose timers it must fire through {@link #attach(Timers)}; the system clock ignores
+ * that, because the owner loop polls its queue with real time.
  *
  * <p>Thread-safety: implementations are safe to read from any thread.
  */
@@ -26,10 +26,26 @@ public interface Clock {
    * Registers a timer queue that this clock fires when it moves time itself. The default does
    * nothing: the owner of the queue fires it from its own loop.
    */
-  default void attach(TimerQueue queue) {}
+  default void attach(Timers queue) {}
 
-  /** Undoes {@link #attach(TimerQueue)}. */
-  default void detach(TimerQueue queue) {}
+  /** Undoes {@link #attach(Timers)}. */
+  default void detach(Timers queue) {}
+
+  /**
+   * A queue of timers as a clock that moves time itself sees it (the runtime's timer queue
+   * implements it).
+   */
+  interface Timers {
+    /** The earliest due time, or {@link Long#MAX_VALUE} when none is scheduled. */
+    long nextDeadline();
+
+    /**
+     * Fires every timer due at or before {@code nowNanos}, in due order.
+     *
+     * @return the number of timers fired
+     */
+    int fireDue(long nowNanos);
+  }
 
   /**
    * Parks the calling thread until {@code deadlineNanos} or until woken, whichever is first;

@@ -1,5 +1,6 @@
 package io.dataflow.core;
 
+
 /**
  * Wraps an error with the name of the component it came from ({@code sink:out},
  * {@code source:main}, ...), so the exit report can say which one failed.
@@ -10,7 +11,7 @@ public final class ComponentException extends RuntimeException {
 
   /** An error from {@code component}. */
   public ComponentException(String component, Throwable cause) {
-    super(component + ": " + Teardown.describe(cause), cause);
+    super(component + ": " + DataflowException.describe(cause), cause);
     this.component = component;
   }
 

@@ -17,4 +17,9 @@ public class DataflowException extends RuntimeException {
   public DataflowException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** The message of an error, or its class name when it has none (for one-line reports). */
+  public static String describe(Throwable e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
 }

@@ -5,7 +5,13 @@ public final class IngressException extends DataflowException {
   private static final long serialVersionUID = 1L;
   private final boolean closed;
 
-  IngressException(String message, boolean closed) {
+  /**
+   * An ingress refusal.
+   *
+   * @param message what was refused and why
+   * @param closed true when the runtime no longer accepts input at all
+   */
+  public IngressException(String message, boolean closed) {
     super(message);
     this.closed = closed;
   }

@@ -201,7 +201,7 @@ public final class Retry<T> {
     }
     made = n;
     history.add("attempt " + n + ": "
-        + (failure != null ? Teardown.describe(failure) : "returned " + value));
+        + (failure != null ? DataflowException.describe(failure) : "returned " + value));
     failures.add(failure);
     if (verdict.kind() == RetryVerdict.Kind.FAILED) {
       throw end(new RetryFailedException("failed after " + attempts(made) + " ("

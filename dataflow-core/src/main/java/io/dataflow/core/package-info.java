@@ -11,17 +11,17 @@
  *   <li>Input units: {@link io.dataflow.core.Tick}, {@link io.dataflow.core.TickShape},
  *       {@link io.dataflow.core.TickBatch}.
  *   <li>Time: {@link io.dataflow.core.Clock}, {@link io.dataflow.core.SystemClock} (the only
- *       place that reads real time), {@link io.dataflow.core.TimerQueue}.
+ *       place that reads real time), {@link io.dataflow.core.internal.TimerQueue}.
  *   <li>The owner loop: {@link io.dataflow.core.DataflowRuntime} (ingress queue, duty cycle,
- *       shutdown), {@link io.dataflow.core.DirectDataflowEngine} (reusable rows, cached
+ *       shutdown), {@link io.dataflow.core.internal.DirectDataflowEngine} (reusable rows, cached
  *       slots), {@link io.dataflow.core.ExecutionPolicy}, {@link io.dataflow.core.InputWindow}.
- *   <li>Service interfaces: {@link io.dataflow.core.Monitor}, {@link io.dataflow.core.Source},
- *       {@link io.dataflow.core.OutputWriter}, {@link io.dataflow.core.InputSession},
- *       {@link io.dataflow.core.OutputSession}, {@link io.dataflow.core.ControlHandler}.
- *   <li>Lifecycle plumbing, one copy for every runtime: {@link io.dataflow.core.FailureGate}
- *       (first fatal error wins), {@link io.dataflow.core.Teardown} (every step runs, errors
+ *   <li>Service interfaces: {@link io.dataflow.core.spi.Monitor}, {@link io.dataflow.core.spi.Source},
+ *       {@link io.dataflow.core.spi.OutputWriter}, {@link io.dataflow.core.spi.InputSession},
+ *       {@link io.dataflow.core.spi.OutputSession}, {@link io.dataflow.core.internal.ControlHandler}.
+ *   <li>Lifecycle plumbing, one copy for every runtime: {@link io.dataflow.core.internal.FailureGate}
+ *       (first fatal error wins), {@link io.dataflow.core.internal.Teardown} (every step runs, errors
  *       joined), {@link io.dataflow.core.Backoff} and
- *       {@link io.dataflow.core.RetryingOutputWriter}, {@link io.dataflow.core.RuntimeStatus},
+ *       {@link io.dataflow.core.internal.RetryingOutputWriter}, {@link io.dataflow.core.RuntimeStatus},
  *       {@link io.dataflow.core.ExitReport}.
  * </ul>
  *

@@ -1,6 +1,6 @@
 package io.dataflow.io;
 
-import io.dataflow.core.OutputWriter;
+import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import java.io.IOException;

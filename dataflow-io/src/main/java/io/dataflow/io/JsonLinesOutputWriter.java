@@ -8,6 +8,7 @@ import io.dataflow.core.RowLayout;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.Writer;
+import io.dataflow.io.internal.JsonValues;
 
 /**
  * Writes one JSON object per tick that has at least one present output:

@@ -1,11 +1,11 @@
 package io.dataflow.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dataflow.core.ControlRequest;
+import io.dataflow.core.spi.ControlRequest;
 import io.dataflow.core.IngressException;
 import io.dataflow.core.SourceLocation;
-import io.dataflow.core.Source;
-import io.dataflow.core.SourceContext;
+import io.dataflow.core.spi.Source;
+import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;
 import java.io.BufferedReader;
@@ -18,6 +18,10 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.dataflow.io.internal.EncodedControlRequest;
+import io.dataflow.io.internal.Json5;
+import io.dataflow.io.internal.JsonValues;
+import io.dataflow.io.internal.TickShapes;
 
 /**
  * A source reading JSON Lines: each line is one tick object ({@code {"x": 1, "y": 2.5}}, values

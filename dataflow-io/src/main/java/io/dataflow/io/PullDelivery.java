@@ -1,7 +1,7 @@
 package io.dataflow.io;
 
-import io.dataflow.core.ControlRequest;
-import io.dataflow.core.SourceContext;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.TickBatch;
 
 /**

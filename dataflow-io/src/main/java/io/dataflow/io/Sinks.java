@@ -1,7 +1,7 @@
 package io.dataflow.io;
 
 import io.dataflow.core.Kind;
-import io.dataflow.core.OutputWriter;
+import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.Value;

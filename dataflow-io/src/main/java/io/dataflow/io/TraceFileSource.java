@@ -1,8 +1,8 @@
 package io.dataflow.io;
 
-import io.dataflow.core.ControlRequest;
-import io.dataflow.core.Source;
-import io.dataflow.core.SourceContext;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.core.spi.Source;
+import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import java.io.IOException;
@@ -11,6 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.dataflow.io.internal.EncodedControlRequest;
+import io.dataflow.io.internal.TickShapes;
 
 /**
  * A pull-style source reading a trace file (docs/io.md#trace-files) on the owner thread: ticks

@@ -14,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.dataflow.io.internal.Json5;
 
 /**
  * A streaming reader of trace files (docs/io.md#trace-files).

@@ -8,6 +8,8 @@ import io.dataflow.core.Value;
 import java.io.IOException;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import io.dataflow.io.internal.Json5;
+import io.dataflow.io.internal.JsonValues;
 
 /** One JSON object per tick with present outputs, outputs in layout order. */
 class JsonLinesOutputWriterTest {

@@ -3,9 +3,9 @@ package io.dataflow.io;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dataflow.core.Clock;
-import io.dataflow.core.ControlRequest;
-import io.dataflow.core.Source;
-import io.dataflow.core.SourceContext;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.core.spi.Source;
+import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.SystemClock;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.dataflow.io.internal.EncodedControlRequest;
 
 /**
  * Pull sources on a queue that is nearly always full: they never wait, keep what did not fit,
@@ -187,7 +188,7 @@ class PullSourceTest {
   void inMemoryItemsAreDeliveredCompletelyInOrder() throws Exception {
     List<Object> src = new ArrayList<>();
     src.add(Tick.of("x", io.dataflow.core.Value.of(1)));
-    src.add(io.dataflow.core.ControlRequest.class.cast(
+    src.add(io.dataflow.core.spi.ControlRequest.class.cast(
         new EncodedControlRequest("{specification: 'in x'}", null)));
     src.add(Tick.of("x", io.dataflow.core.Value.of(2)));
     List<Object> items = run(InMemorySource.ofItems("in", src));

@@ -1,7 +1,7 @@
 package io.dataflow.monitor;
 
 import io.dataflow.core.Kind;
-import io.dataflow.core.RevisionedMonitor;
+import io.dataflow.core.spi.RevisionedMonitor;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;

@@ -1,7 +1,7 @@
 package io.dataflow.reconfig;
 
-import io.dataflow.core.OutputWriter;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
 
 /**
  * Creates the sources and destinations a request describes by type. Validation is

@@ -3,19 +3,15 @@ package io.dataflow.reconfig;
 import io.dataflow.core.Backoff;
 import io.dataflow.core.Clock;
 import io.dataflow.core.DataflowRuntime;
-import io.dataflow.core.DataflowRuntimeBuilder;
-import io.dataflow.core.DirectDataflowEngine;
-import io.dataflow.core.ExecutionPolicy;
-import io.dataflow.core.InputWindow;
-import io.dataflow.core.OutputWriter;
-import io.dataflow.core.Source;
+import io.dataflow.core.internal.DataflowRuntimeBuilder;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
 import io.dataflow.core.SystemClock;
-import io.dataflow.io.InputPipelineSession;
-import io.dataflow.io.OutputPipelineSession;
+import io.dataflow.io.internal.InputPipelineSession;
+import io.dataflow.io.internal.OutputPipelineSession;
 import io.dataflow.monitor.ContextTransferReport;
 import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
-import io.dataflow.monitor.TypingMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +20,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import io.dataflow.reconfig.internal.ReconfigurationController;
+import io.dataflow.reconfig.internal.ReconfigurationPlanner;
+import io.dataflow.reconfig.internal.CutoverObserver;
 
 /**
  * The entry point for a runtime whose specification can be replaced live. It compiles the
@@ -50,17 +50,14 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private DataflowProgram program;
   private String specName;
   private String specText;
-  private TypingMode typingMode = TypingMode.GRADUAL;
+  private RuntimeOptions options = RuntimeOptions.DEFAULTS;
+  private Clock clock = SystemClock.INSTANCE;
   private final List<InputPipelineSession.Binding> sources = new ArrayList<>();
   private final List<OutputPipelineSession.Destination> destinations = new ArrayList<>();
-  private final DataflowRuntimeBuilder runtime = DataflowRuntime.builder();
-  private DataflowMonitor.Options monitorOptions = DataflowMonitor.Options.DEFAULT;
-  private boolean contextTransfer = true;
   private ReconfigurationAckSink acks;
-  private RejectPolicy rejectPolicy = RejectPolicy.END_RUN;
   private CutoverObserver observer = CutoverObserver.NONE;
   private IoFactory ioFactory = new StandardIoFactory(System.out);
-  private DirectDataflowEngine.Warnings warnings;
+  private Consumer<String> warnings;
   private Consumer<ContextTransferReport> transferReports =
       r -> LOG.debug("context transfer: {}", r);
 
@@ -86,11 +83,6 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
-  /** The typing mode for the specification and every replacement (default gradual). */
-  public ReconfigurableDataflowRuntimeBuilder typingMode(TypingMode value) {
-    this.typingMode = Objects.requireNonNull(value, "typingMode");
-    return this;
-  }
 
   /** Adds a source owning whatever it delivers. */
   public ReconfigurableDataflowRuntimeBuilder source(Source source) {
@@ -135,60 +127,35 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
-  /** The clock (default: the system clock). */
+  /** The clock every timer, deadline and timeout of the runtime reads (default: the system clock). */
   public ReconfigurableDataflowRuntimeBuilder clock(Clock value) {
-    runtime.clock(value);
+    this.clock = Objects.requireNonNull(value, "clock");
     return this;
   }
 
-  /** The flush policy (default buffered). */
-  public ReconfigurableDataflowRuntimeBuilder policy(ExecutionPolicy value) {
-    runtime.policy(value);
+  /** How the runtime runs (default {@link RuntimeOptions#DEFAULTS}). */
+  public ReconfigurableDataflowRuntimeBuilder options(RuntimeOptions value) {
+    this.options = Objects.requireNonNull(value, "options");
     return this;
   }
 
-  /** The input window (default none). */
-  public ReconfigurableDataflowRuntimeBuilder window(InputWindow value) {
-    runtime.window(value);
-    return this;
+  /** Changes the options: {@code .options(o -> o.withPolicy(ExecutionPolicy.SYNCHRONOUS))}. */
+  public ReconfigurableDataflowRuntimeBuilder options(UnaryOperator<RuntimeOptions> change) {
+    return options(change.apply(options));
   }
 
-  /** The ingress queue capacity (default 4096). */
-  public ReconfigurableDataflowRuntimeBuilder ingressCapacity(int value) {
-    runtime.ingressCapacity(value);
-    return this;
-  }
 
-  /** How long closing the output may take (default 30 s). */
-  public ReconfigurableDataflowRuntimeBuilder closeTimeout(Duration value) {
-    runtime.closeTimeout(value);
-    return this;
-  }
 
-  /** The runtime's name (threads, logs). */
-  public ReconfigurableDataflowRuntimeBuilder name(String value) {
-    runtime.name(value);
-    return this;
-  }
+
+
 
   /** Receives warnings (default: logged). */
-  public ReconfigurableDataflowRuntimeBuilder warnings(DirectDataflowEngine.Warnings value) {
+  public ReconfigurableDataflowRuntimeBuilder warnings(Consumer<String> value) {
     this.warnings = Objects.requireNonNull(value, "warnings");
-    runtime.warnings(value);
     return this;
   }
 
-  /** Monitor options (the dynamic-property cache size). */
-  public ReconfigurableDataflowRuntimeBuilder monitorOptions(DataflowMonitor.Options value) {
-    this.monitorOptions = Objects.requireNonNull(value, "monitorOptions");
-    return this;
-  }
 
-  /** Whether state moves to a replacement (default true); false means InstallCold always. */
-  public ReconfigurableDataflowRuntimeBuilder contextTransfer(boolean value) {
-    this.contextTransfer = value;
-    return this;
-  }
 
   /** Where acknowledgements go (default: logged at INFO). */
   public ReconfigurableDataflowRuntimeBuilder acknowledgements(ReconfigurationAckSink value) {
@@ -208,11 +175,6 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
-  /** What a rejected request does (default: end the run). */
-  public ReconfigurableDataflowRuntimeBuilder onRejected(RejectPolicy value) {
-    this.rejectPolicy = Objects.requireNonNull(value, "rejectPolicy");
-    return this;
-  }
 
   /** Observes (and, in tests, injects faults into) each cutover step. */
   public ReconfigurableDataflowRuntimeBuilder cutoverObserver(CutoverObserver value) {
@@ -233,12 +195,13 @@ public final class ReconfigurableDataflowRuntimeBuilder {
    */
   public DataflowRuntime build() {
     DataflowProgram p = program != null ? program
-        : DataflowProgram.compile(require(specName, "a specification"), specText, typingMode);
+        : DataflowProgram.compile(require(specName, "a specification"), specText,
+            options.typingMode());
     if (destinations.isEmpty()) {
       throw new IllegalStateException("at least one destination is required");
     }
     InputPipelineSession in = warnings == null ? new InputPipelineSession(sources)
-        : new InputPipelineSession(sources, warnings::warn);
+        : new InputPipelineSession(sources, warnings);
     OutputPipelineSession out = new OutputPipelineSession(destinations);
     Map<String, String> inputOwners = new LinkedHashMap<>();
     for (InputPipelineSession.Binding b : sources) {
@@ -254,10 +217,17 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     }
     ReconfigurationAckSink ackSink = acks != null ? acks : ack -> LOG.info("{}", ack.toLine());
     ReconfigurationController controller = new ReconfigurationController(in, out,
-        new ReconfigurationPlanner(ioFactory, typingMode, contextTransfer), ioFactory, ackSink,
-        rejectPolicy, observer, transferReports, monitorOptions, inputOwners, outputOwners);
-    return runtime.monitor(DataflowMonitor.create(p, monitorOptions)).input(in).output(out)
-        .controlHandler(controller).build();
+        new ReconfigurationPlanner(ioFactory, options.typingMode(), options.contextTransfer()),
+        ioFactory, ackSink, options.rejectPolicy(), observer, transferReports,
+        options.monitorOptions(), inputOwners, outputOwners);
+    DataflowRuntimeBuilder runtime = new DataflowRuntimeBuilder().name(options.name())
+        .clock(clock).policy(options.policy()).window(options.window())
+        .ingressCapacity(options.ingressCapacity()).closeTimeout(options.closeTimeout());
+    if (warnings != null) {
+      runtime.warnings(warnings::accept);
+    }
+    return runtime.monitor(DataflowMonitor.create(p, options.monitorOptions())).input(in)
+        .output(out).controlHandler(controller).build();
   }
 
   private static String require(String value, String what) {

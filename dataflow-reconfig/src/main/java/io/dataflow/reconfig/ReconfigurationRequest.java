@@ -1,6 +1,6 @@
 package io.dataflow.reconfig;
 
-import io.dataflow.core.ControlRequest;
+import io.dataflow.core.spi.ControlRequest;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,7 @@
 package io.dataflow.reconfig;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dataflow.io.Json5;
+import io.dataflow.io.internal.Json5;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.dataflow.reconfig;
 
-import io.dataflow.core.OutputWriter;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
 import io.dataflow.io.JsonLinesSource;
 import io.dataflow.io.Sinks;
 import io.dataflow.io.TraceFileSource;

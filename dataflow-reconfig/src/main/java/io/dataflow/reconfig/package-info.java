@@ -8,14 +8,14 @@
  *   <li>Requests: {@link io.dataflow.reconfig.ReconfigurationRequest},
  *       {@link io.dataflow.reconfig.RequestDecoder} (JSON5), {@link io.dataflow.reconfig.Bindings},
  *       {@link io.dataflow.reconfig.IoSpec}, {@link io.dataflow.reconfig.IoFactory}.
- *   <li>Plans (resource-free): {@link io.dataflow.reconfig.RuntimeReconfigurationPlan} assembling
- *       {@link io.dataflow.reconfig.InputPipelineReconfigurationPlan},
- *       {@link io.dataflow.reconfig.OutputPipelineReconfigurationPlan} and
- *       {@link io.dataflow.reconfig.MonitorReconfigurationPlan}; made by the package-private
+ *   <li>Plans (resource-free): {@link io.dataflow.reconfig.internal.RuntimeReconfigurationPlan} assembling
+ *       {@link io.dataflow.reconfig.internal.InputPipelineReconfigurationPlan},
+ *       {@link io.dataflow.reconfig.internal.OutputPipelineReconfigurationPlan} and
+ *       {@link io.dataflow.reconfig.internal.MonitorReconfigurationPlan}; made by the package-private
  *       {@code ReconfigurationPlanner}.
  *   <li>Application (fixed order, no rollback): the package-private
  *       {@code ReconfigurationController}, observable step by step through
- *       {@link io.dataflow.reconfig.CutoverObserver}.
+ *       {@link io.dataflow.reconfig.internal.CutoverObserver}.
  *   <li>Acknowledgements: {@link io.dataflow.reconfig.ReconfigurationAck},
  *       {@link io.dataflow.reconfig.ReconfigurationAckSink}, {@link io.dataflow.reconfig.AckQueue}.
  * </ul>
@@ -24,3 +24,4 @@
  * {@code dataflow-monitor}), the owner loop ({@code dataflow-core}).
  */
 package io.dataflow.reconfig;
+

@@ -4,26 +4,25 @@ import io.dataflow.core.Backoff;
 import io.dataflow.core.DataflowRuntime;
 import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.ExitReport;
-import io.dataflow.core.InputWindow;
-import io.dataflow.core.OutputWriter;
+import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.RuntimeState;
 import io.dataflow.core.RuntimeStatus;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.Source;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;
 import io.dataflow.io.Sinks;
 import io.dataflow.monitor.ContextTransferReport;
-import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
-import io.dataflow.monitor.TypingMode;
 import io.dataflow.reconfig.AckQueue;
-import io.dataflow.reconfig.CutoverObserver;
+import io.dataflow.reconfig.internal.CutoverObserver;
 import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
 import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.ReconfigurationAckSink;
 import io.dataflow.reconfig.ReconfigurationRequest;
-import io.dataflow.reconfig.RejectPolicy;
+import io.dataflow.reconfig.RuntimeOptions;
+import io.dataflow.core.internal.OwnerLoop;
+import java.util.function.UnaryOperator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +52,16 @@ import java.util.Set;
 public final class DataflowHarness implements AutoCloseable {
   private static final int MAX_IDLE_STEPS = 1_000_000;
 
-  private final DataflowRuntime runtime;
+  /**
+   * The harness's defaults: {@link RuntimeOptions#DEFAULTS} named {@code harness}, with
+   * synchronous output (every tick's rows are collected when its call returns), a queue of
+   * 1024 and 5 s to close.
+   */
+  public static final RuntimeOptions DEFAULT_OPTIONS = RuntimeOptions.DEFAULTS.withName("harness")
+      .withPolicy(ExecutionPolicy.SYNCHRONOUS).withIngressCapacity(1024)
+      .withCloseTimeout(Duration.ofSeconds(5));
+
+  private final OwnerLoop runtime;
   private final ManualClock clock;
   private final Sinks.Collecting collected;
   private final AckQueue acks;
@@ -68,17 +76,9 @@ public final class DataflowHarness implements AutoCloseable {
     this.acks = new AckQueue(b.ackCapacity);
     this.closeGrace = b.closeGrace;
     ReconfigurableDataflowRuntimeBuilder rb = ReconfigurableDataflowRuntimeBuilder.create()
-        .name("harness")
         .clock(clock)
-        .policy(b.policy)
-        .window(b.window)
-        .typingMode(b.typingMode)
-        .contextTransfer(b.contextTransfer)
-        .onRejected(b.rejectPolicy)
+        .options(b.options)
         .cutoverObserver(b.observer)
-        .closeTimeout(b.closeTimeout)
-        .ingressCapacity(b.ingressCapacity)
-        .monitorOptions(b.monitorOptions)
         .acknowledgements(b.ackSink != null ? b.ackSink : acks)
         .transferReports(transfers::add)
         .warnings(warnings::add);
@@ -97,7 +97,7 @@ public final class DataflowHarness implements AutoCloseable {
       rb.destination("collected", collected, b.collectedStreams, null);
     }
     b.destinations.forEach(d -> rb.destination(d.name, d.writer, d.streams, d.retry));
-    this.runtime = rb.build();
+    this.runtime = (OwnerLoop) rb.build(); // stepped here, in the test's thread
     runUntilIdle();
   }
 
@@ -343,6 +343,11 @@ public final class DataflowHarness implements AutoCloseable {
     return runtime.exitReport();
   }
 
+  /** The monitor the runtime evaluates now (replaced by each accepted request). */
+  public io.dataflow.core.spi.Monitor activeMonitor() {
+    return runtime.activeMonitor();
+  }
+
   /** The runtime under test. */
   public DataflowRuntime runtime() {
     return runtime;
@@ -367,18 +372,11 @@ public final class DataflowHarness implements AutoCloseable {
     private String specText;
     private DataflowProgram program;
     private ManualClock clock = new ManualClock();
-    private ExecutionPolicy policy = ExecutionPolicy.SYNCHRONOUS;
-    private InputWindow window = InputWindow.none();
-    private TypingMode typingMode = TypingMode.GRADUAL;
-    private boolean contextTransfer = true;
-    private RejectPolicy rejectPolicy = RejectPolicy.END_RUN;
+    private RuntimeOptions options = DEFAULT_OPTIONS;
     private CutoverObserver observer = CutoverObserver.NONE;
-    private Duration closeTimeout = Duration.ofSeconds(5);
     private Duration closeGrace = Duration.ofSeconds(2);
-    private int ingressCapacity = 1024;
     private int ackCapacity = 1024;
     private ReconfigurationAckSink ackSink;
-    private DataflowMonitor.Options monitorOptions = DataflowMonitor.Options.DEFAULT;
     private Set<String> collectedStreams;
     private io.dataflow.reconfig.IoFactory ioFactory;
     private final List<SourceSpec> sources = new ArrayList<>();
@@ -391,39 +389,20 @@ public final class DataflowHarness implements AutoCloseable {
 
     private Builder() {}
 
+    /** How the runtime runs (default {@link DataflowHarness#DEFAULT_OPTIONS}). */
+    public Builder options(RuntimeOptions value) {
+      this.options = Objects.requireNonNull(value, "options");
+      return this;
+    }
+
+    /** Changes the options: {@code .options(o -> o.withContextTransfer(false))}. */
+    public Builder options(UnaryOperator<RuntimeOptions> change) {
+      return options(change.apply(options));
+    }
+
     /** The clock (default: a new {@link ManualClock} at 0). */
     public Builder clock(ManualClock value) {
       this.clock = Objects.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /** The flush policy (default synchronous). */
-    public Builder policy(ExecutionPolicy value) {
-      this.policy = value;
-      return this;
-    }
-
-    /** The input window (default none). */
-    public Builder window(InputWindow value) {
-      this.window = value;
-      return this;
-    }
-
-    /** The typing mode (default gradual). */
-    public Builder typingMode(TypingMode value) {
-      this.typingMode = value;
-      return this;
-    }
-
-    /** Whether state moves on reconfiguration (default true). */
-    public Builder contextTransfer(boolean value) {
-      this.contextTransfer = value;
-      return this;
-    }
-
-    /** What a rejected request does (default: end the run). */
-    public Builder onRejected(RejectPolicy value) {
-      this.rejectPolicy = value;
       return this;
     }
 
@@ -433,21 +412,9 @@ public final class DataflowHarness implements AutoCloseable {
       return this;
     }
 
-    /** The shutdown deadline for closing the output (clock time, default 5 s). */
-    public Builder closeTimeout(Duration value) {
-      this.closeTimeout = value;
-      return this;
-    }
-
     /** How long (real time) to wait for a closing output before the clock jumps (2 s). */
     public Builder closeGrace(Duration value) {
       this.closeGrace = value;
-      return this;
-    }
-
-    /** The ingress queue capacity (default 1024). */
-    public Builder ingressCapacity(int value) {
-      this.ingressCapacity = value;
       return this;
     }
 
@@ -466,12 +433,6 @@ public final class DataflowHarness implements AutoCloseable {
      */
     public Builder acknowledgements(ReconfigurationAckSink value) {
       this.ackSink = Objects.requireNonNull(value, "acknowledgements");
-      return this;
-    }
-
-    /** Monitor options. */
-    public Builder monitorOptions(DataflowMonitor.Options value) {
-      this.monitorOptions = value;
       return this;
     }
 

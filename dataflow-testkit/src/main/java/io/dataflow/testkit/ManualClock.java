@@ -1,7 +1,6 @@
 package io.dataflow.testkit;
 
 import io.dataflow.core.Clock;
-import io.dataflow.core.TimerQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -37,7 +36,7 @@ public final class ManualClock implements Clock {
   private final AtomicLong nanos = new AtomicLong();
 
   /** A queue and the thread that attached it (its owner, which alone may fire it). */
-  private record Attached(TimerQueue queue, Thread owner) {}
+  private record Attached(Clock.Timers queue, Thread owner) {}
 
   /** A clock at 0 ns, whose wall time starts at 2026-01-01T00:00:00Z. */
   public ManualClock() {
@@ -62,12 +61,12 @@ public final class ManualClock implements Clock {
   }
 
   @Override
-  public void attach(TimerQueue queue) {
+  public void attach(Clock.Timers queue) {
     queues.add(new Attached(queue, Thread.currentThread()));
   }
 
   @Override
-  public void detach(TimerQueue queue) {
+  public void detach(Clock.Timers queue) {
     queues.removeIf(a -> a.queue == queue);
   }
 
@@ -130,7 +129,7 @@ public final class ManualClock implements Clock {
     }
     long target = nanos.get() + d.toNanos();
     while (true) {
-      TimerQueue next = null;
+      Clock.Timers next = null;
       long due = 0;
       for (Attached a : queues) {
         long t = a.queue.nextDeadline();

@@ -1,5 +1,7 @@
 package io.dataflow.testkit;
 
+import io.dataflow.reconfig.ReconfigurationAck;
+
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -83,11 +85,12 @@ public final class RequestGenerator {
     }
 
     /** The monitor plan an accepted request gets with context transfer, else null. */
-    public String expectedPlan() {
+    public ReconfigurationAck.Plan expectedPlan() {
       if (!kind.isValid()) {
         return null;
       }
-      return kind == Kind.SAME_SPEC || kind == Kind.RELAYOUT ? "RetainExact" : "Transfer";
+      return kind == Kind.SAME_SPEC || kind == Kind.RELAYOUT ? ReconfigurationAck.Plan.RETAIN_EXACT
+          : ReconfigurationAck.Plan.TRANSFER;
     }
 
     /** True when accepting the request changes the set of output names. */

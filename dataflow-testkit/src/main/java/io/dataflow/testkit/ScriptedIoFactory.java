@@ -1,7 +1,7 @@
 package io.dataflow.testkit;
 
-import io.dataflow.core.OutputWriter;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
 import io.dataflow.reconfig.IoFactory;
 import io.dataflow.reconfig.IoSpec;
 import java.io.IOException;

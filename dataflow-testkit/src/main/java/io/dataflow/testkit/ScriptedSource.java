@@ -1,8 +1,8 @@
 package io.dataflow.testkit;
 
-import io.dataflow.core.ControlRequest;
-import io.dataflow.core.Source;
-import io.dataflow.core.SourceContext;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.core.spi.Source;
+import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.ExitReport;
-import io.dataflow.core.Monitor;
+import io.dataflow.core.spi.Monitor;
 import io.dataflow.core.RuntimeState;
 import io.dataflow.reconfig.AckQueue;
 import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.Bindings;
-import io.dataflow.reconfig.CutoverStep;
+import io.dataflow.reconfig.internal.CutoverStep;
 import io.dataflow.reconfig.IoSpec;
 import io.dataflow.reconfig.ReconfigurationRequest;
 import java.time.Duration;
@@ -121,14 +121,14 @@ class CutoverFaultTest {
             throw new IllegalStateException("injected transfer failure");
           }
         }).build()) {
-      Monitor before = h.runtime().activeMonitor();
+      Monitor before = h.activeMonitor();
       ExitReport r = failingCutover(h, out, new ReconfigurationRequest(NEXT,
           new Bindings(endpoints("added", scripted("added")), null),
           new Bindings(endpoints("collected", IoSpec.KEEP, "out", IoSpec.KEEP,
               "extra", scripted("extra")), null), "test"));
       assertThat(log.entries("source:added")).startsWith("source:added open");
       assertThat(log.entries("sink:extra")).endsWith("sink:extra close");
-      assertThat(h.runtime().activeMonitor()).isSameAs(before);
+      assertThat(h.activeMonitor()).isSameAs(before);
       assertThat(r.reason()).contains("injected transfer failure");
     }
   }
@@ -142,11 +142,11 @@ class CutoverFaultTest {
             throw new IllegalStateException("injected acknowledgement failure");
           }
         }).build()) {
-      Monitor before = h.runtime().activeMonitor();
+      Monitor before = h.activeMonitor();
       ExitReport r = failingCutover(h, out, new ReconfigurationRequest(
           "in x\nin y\nout z\nz = default(z[1], 0) + 2 * x", null, null, "test"));
-      assertThat(h.runtime().activeMonitor()).isNotSameAs(before);
-      assertThat(h.runtime().activeMonitor().inputs().names()).containsExactly("x", "y");
+      assertThat(h.activeMonitor()).isNotSameAs(before);
+      assertThat(h.activeMonitor().inputs().names()).containsExactly("x", "y");
       assertThat(r.monitorRevision().root()).isEqualTo(1);
       assertThat(r.interfaceRevision()).isEqualTo(1);
       assertThat(r.reason()).contains("injected acknowledgement failure");
@@ -160,11 +160,11 @@ class CutoverFaultTest {
     ScriptedIoFactory io = new ScriptedIoFactory();
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC).source(old).destination("out", out)
         .ioFactory(io).build()) {
-      Monitor before = h.runtime().activeMonitor();
+      Monitor before = h.activeMonitor();
       ExitReport r = failingCutover(h, out, new ReconfigurationRequest(SPEC,
           new Bindings(endpoints("new", IoSpec.of("nonsense", Map.of())), null), null, "test"));
       assertThat(r.reason()).contains("unknown type 'nonsense'");
-      assertThat(h.runtime().activeMonitor()).isSameAs(before);
+      assertThat(h.activeMonitor()).isSameAs(before);
       // Planning opened nothing and detached nothing: the old source is closed only at shutdown.
       assertThat(log.entries()).containsSubsequence("sink:out flush", "source:old close",
           "sink:out close");
@@ -249,7 +249,7 @@ class CutoverFaultTest {
     List<String> seen = new ArrayList<>();
     io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
         .ReconfigurableDataflowRuntimeBuilder.create().specification("spec.dsrv", SPEC)
-        .clock(new ManualClock()).policy(io.dataflow.core.ExecutionPolicy.SYNCHRONOUS)
+        .clock(new ManualClock()).options(o -> o.withPolicy(io.dataflow.core.ExecutionPolicy.SYNCHRONOUS))
         .destination("out", io.dataflow.io.Sinks.callback(r -> seen.add(r.toString())))
         .acknowledgements(ack -> seen.add("ack"))
         .transferReports(r -> {
@@ -266,7 +266,8 @@ class CutoverFaultTest {
     assertThat(r.reason()).contains("injected failure inside the transfer");
     // The candidate is active with its revision; the interface revision was not committed, no
     // acknowledgement went out, and the tick behind the request was not evaluated.
-    assertThat(runtime.activeMonitor().inputs().names()).containsExactly("x", "y");
+    assertThat(((io.dataflow.core.internal.OwnerLoop) runtime).activeMonitor().inputs().names())
+        .containsExactly("x", "y");
     assertThat(r.monitorRevision().root()).isEqualTo(1);
     assertThat(r.interfaceRevision()).isZero();
     assertThat(seen).hasSize(1).noneMatch(e -> e.equals("ack"));
@@ -293,7 +294,7 @@ class CutoverFaultTest {
       assertThat(r.component()).isEqualTo("control");
       assertThat(r.reason()).isEqualTo("the acknowledgement queue is full (1)");
       assertThat(r.monitorRevision().root()).isEqualTo(2); // the monitor step was applied
-      assertThat(full.poll().monitorRevision()).isEqualTo(1);
+      assertThat(full.poll().monitorRevision().root()).isEqualTo(1);
       assertThat(full.poll()).isNull();
       assertThat(h.trace().lines()).containsExactly("z[0] = Int(1)", "z[1] = Int(5)");
       assertThat(log.entries("sink:out")).last().isEqualTo("sink:out close");

@@ -7,7 +7,7 @@ import io.dataflow.core.ExitReport;
 import io.dataflow.core.SourceLocation;
 import io.dataflow.core.Tick;
 import io.dataflow.core.Value;
-import io.dataflow.io.EncodedControlRequest;
+import io.dataflow.io.internal.EncodedControlRequest;
 import io.dataflow.io.InMemorySource;
 import io.dataflow.io.Sinks;
 import io.dataflow.io.TraceFileSource;
@@ -73,10 +73,10 @@ class GeneratedReconfigurationTest {
       assertThat(stepped.lines()).as("stepped with the request").isEqualTo(without.lines());
       assertThat(stepped.acks()).singleElement().satisfies(ack -> {
         assertThat(ack.accepted()).isTrue();
-        assertThat(ack.plan()).isEqualTo("RetainExact");
+        assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.RETAIN_EXACT);
         assertThat(ack.monitorChanged()).isFalse();
         assertThat(ack.interfaceChanged()).isFalse();
-        assertThat(ack.monitorRevision()).isEqualTo(1);
+        assertThat(ack.monitorRevision().root()).isEqualTo(1);
         assertThat(ack.effectiveTick()).isEqualTo(at);
       });
       assertThat(runTraceFile(spec.text(), trace, at, request, RejectPolicy.END_RUN).lines())
@@ -115,9 +115,10 @@ class GeneratedReconfigurationTest {
       assertThat(stepped.acks()).singleElement().satisfies(ack -> {
         assertThat(ack.accepted()).isTrue();
         assertThat(ack.plan()).isEqualTo(request.expectedPlan());
-        assertThat(ack.monitorChanged()).isEqualTo(!"RetainExact".equals(ack.plan()));
+        assertThat(ack.monitorChanged())
+            .isEqualTo(ack.plan() != ReconfigurationAck.Plan.RETAIN_EXACT);
         assertThat(ack.interfaceChanged()).isEqualTo(request.changesInterface());
-        assertThat(ack.monitorRevision()).isEqualTo(1);
+        assertThat(ack.monitorRevision().root()).isEqualTo(1);
         assertThat(ack.interfaceRevision()).isEqualTo(request.changesInterface() ? 1 : 0);
         assertThat(ack.effectiveTick()).isEqualTo(at);
       });
@@ -181,7 +182,7 @@ class GeneratedReconfigurationTest {
       assertThat(kept.acks()).singleElement().satisfies(ack -> {
         assertThat(ack.accepted()).isFalse();
         assertThat(ack.reason()).isNotBlank();
-        assertThat(ack.monitorRevision()).isZero();
+        assertThat(ack.monitorRevision().root()).isZero();
         assertThat(ack.interfaceRevision()).isZero();
       });
       assertThat(kept.lines()).as("a rejected request changes nothing")
@@ -211,7 +212,7 @@ class GeneratedReconfigurationTest {
     Sinks.Collecting out = Sinks.collecting();
     AckQueue acks = new AckQueue(16);
     DataflowRuntime runtime = Runs.builder(spec, TypingMode.GRADUAL, out)
-        .acknowledgements(acks).onRejected(policy)
+        .acknowledgements(acks).options(o -> o.withRejectPolicy(policy))
         .source(InMemorySource.ofItems("items", items(trace, at, request)))
         .build();
     ExitReport r = runtime.runInCallerThread();
@@ -237,7 +238,7 @@ class GeneratedReconfigurationTest {
     AckQueue acks = new AckQueue(16);
     String text = new TraceGenerator(at).renderVaried(trace, Map.of(at, List.of(request.json())));
     DataflowRuntime runtime = Runs.builder(spec, TypingMode.GRADUAL, out)
-        .acknowledgements(acks).onRejected(policy)
+        .acknowledgements(acks).options(o -> o.withRejectPolicy(policy))
         .source(TraceFileSource.of("trace", new StringReader(text), "gen.input"))
         .build();
     ExitReport r = runtime.runInCallerThread();

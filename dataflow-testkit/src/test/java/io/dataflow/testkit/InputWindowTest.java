@@ -16,7 +16,7 @@ class InputWindowTest {
   @Test
   void batchWindowHoldsTicksUntilItsDelayPassesOnTheClock() {
     try (DataflowHarness h = DataflowHarness.forSpec(COPY)
-        .window(InputWindow.batch(100, Duration.ofMillis(50))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(100, Duration.ofMillis(50)))).build()) {
       h.tick("x", 1).tick("x", 2);
       assertThat(h.trace()).isEmpty();
       h.advance(Duration.ofMillis(49));
@@ -29,7 +29,7 @@ class InputWindowTest {
   @Test
   void batchWindowFlushesAtOnceWhenItIsFull() {
     try (DataflowHarness h = DataflowHarness.forSpec(COPY)
-        .window(InputWindow.batch(3, Duration.ofSeconds(10))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(3, Duration.ofSeconds(10)))).build()) {
       h.tick("x", 1).tick("x", 2);
       assertThat(h.trace()).isEmpty();
       h.tick("x", 3);
@@ -40,7 +40,7 @@ class InputWindowTest {
   @Test
   void atomicStepReducesAWindowToOneTickWhereTheLastUpdateWins() {
     try (DataflowHarness h = DataflowHarness.forSpec(COPY)
-        .window(InputWindow.atomicStep(Duration.ofMillis(10))).build()) {
+        .options(o -> o.withWindow(InputWindow.atomicStep(Duration.ofMillis(10)))).build()) {
       h.tick("x", 1).tick("y", 7).tick("x", 2);
       assertThat(h.trace()).isEmpty();
       h.advance(Duration.ofMillis(10));
@@ -53,7 +53,7 @@ class InputWindowTest {
   @Test
   void aControlItemFlushesThePendingWindowFirst() {
     try (DataflowHarness h = DataflowHarness.forSpec(COPY)
-        .window(InputWindow.batch(100, Duration.ofSeconds(10))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(100, Duration.ofSeconds(10)))).build()) {
       h.tick("x", 1).tick("x", 2);
       h.reconfigure("in x\nin y\nout a\na = x * 10");
       h.tick("x", 3).advance(Duration.ofSeconds(10));
@@ -64,7 +64,7 @@ class InputWindowTest {
   @Test
   void endOfInputFlushesThePendingWindow() {
     try (DataflowHarness h = DataflowHarness.forSpec(COPY)
-        .window(InputWindow.batch(100, Duration.ofSeconds(10))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(100, Duration.ofSeconds(10)))).build()) {
       h.offer(Tick.of("x", Value.of(1)));
       h.runUntilIdle();
       assertThat(h.trace()).isEmpty();
@@ -76,7 +76,7 @@ class InputWindowTest {
   @Test
   void aRuntimeErrorInAWindowFlushedByItsTimerIsReportedAsTheMonitors() {
     try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = 1 / x")
-        .window(InputWindow.batch(10, Duration.ofSeconds(1))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(10, Duration.ofSeconds(1)))).build()) {
       h.tick("x", 1).tick("x", 0).advance(Duration.ofSeconds(1));
       io.dataflow.core.ExitReport r = h.awaitTermination();
       assertThat(r.component()).isEqualTo("monitor");
@@ -88,7 +88,7 @@ class InputWindowTest {
   @Test
   void aRuntimeErrorInAWindowFlushedAtTheEndOfInputIsReportedAsTheMonitors() {
     try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = 1 / x")
-        .window(InputWindow.atomicStep(Duration.ofHours(1))).build()) {
+        .options(o -> o.withWindow(InputWindow.atomicStep(Duration.ofHours(1)))).build()) {
       h.tick("x", 0);
       io.dataflow.core.ExitReport r = h.finish();
       assertThat(r.component()).isEqualTo("monitor");
@@ -98,7 +98,7 @@ class InputWindowTest {
   @Test
   void periodicTimersFireAtTheirOwnDueTimesWhenTheClockAdvances() {
     ManualClock clock = new ManualClock(Long.MAX_VALUE - 1_000_000, java.time.Instant.EPOCH);
-    io.dataflow.core.TimerQueue q = new io.dataflow.core.TimerQueue();
+    io.dataflow.core.internal.TimerQueue q = new io.dataflow.core.internal.TimerQueue();
     clock.attach(q);
     java.util.List<Long> fired = new java.util.ArrayList<>();
     long start = clock.nanoTime();

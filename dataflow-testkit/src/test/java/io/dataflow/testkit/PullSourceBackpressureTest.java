@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.dataflow.core.ExitReport;
-import io.dataflow.core.Source;
+import io.dataflow.core.spi.Source;
 import io.dataflow.core.Tick;
 import io.dataflow.core.Value;
 import io.dataflow.io.InMemorySource;
@@ -91,7 +91,7 @@ class PullSourceBackpressureTest {
   void aQueueSmallerThanTheInputDelaysButLosesNothing(String what,
       Function<Path, Source> source) {
     ExitReport report = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-      try (DataflowHarness h = DataflowHarness.forSpec(BEFORE).ingressCapacity(2)
+      try (DataflowHarness h = DataflowHarness.forSpec(BEFORE).options(o -> o.withIngressCapacity(2))
           .source(source.apply(dir)).build()) {
         ExitReport r = h.awaitTermination();
         List<Value> expected = new ArrayList<>();

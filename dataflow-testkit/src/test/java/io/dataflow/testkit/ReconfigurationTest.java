@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.ExitReport;
-import io.dataflow.core.Monitor;
+import io.dataflow.core.spi.Monitor;
 import io.dataflow.core.Tick;
 import io.dataflow.core.Value;
 import io.dataflow.reconfig.Bindings;
@@ -32,8 +32,8 @@ class ReconfigurationTest {
       h.tick("x", 3).tick("x", 4);
       assertThat(h.trace()).hasValues("z", 1, 3, 4, 5);
       assertThat(ack.accepted()).isTrue();
-      assertThat(ack.plan()).isEqualTo("Transfer");
-      assertThat(ack.monitorRevision()).isEqualTo(1);
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.TRANSFER);
+      assertThat(ack.monitorRevision().root()).isEqualTo(1);
       assertThat(ack.interfaceRevision()).isZero();
       assertThat(ack.monitorChanged()).isTrue();
       assertThat(ack.interfaceChanged()).isFalse();
@@ -48,13 +48,13 @@ class ReconfigurationTest {
 
   @Test
   void withoutContextTransferTheReplacementStartsCold() {
-    try (DataflowHarness h = DataflowHarness.forSpec(COUNTER).contextTransfer(false).build()) {
+    try (DataflowHarness h = DataflowHarness.forSpec(COUNTER).options(o -> o.withContextTransfer(false)).build()) {
       h.tick("x", 1).tick("x", 2);
       ReconfigurationAck ack = h.reconfigure(COUNTER_PLUS);
       h.tick("x", 3).tick("x", 4);
       assertThat(h.trace()).hasValues("z", 1, 3, 1, 2);
-      assertThat(ack.plan()).isEqualTo("InstallCold");
-      assertThat(ack.monitorRevision()).isEqualTo(1);
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.INSTALL_COLD);
+      assertThat(ack.monitorRevision().root()).isEqualTo(1);
     }
   }
 
@@ -63,18 +63,18 @@ class ReconfigurationTest {
     String spec = "in x\nout z\nout seen\nz = default(z[1], 0) + x\nseen = when(x)";
     try (DataflowHarness h = DataflowHarness.forSpec(spec).build()) {
       h.tick("x", 5);
-      Monitor before = h.runtime().activeMonitor();
+      Monitor before = h.activeMonitor();
       ReconfigurationAck ack = h.reconfigure("// same definitions, other layout\n"
           + "in x\nout z\nout seen\nseen = when(x)\nz = default(z[1], 0) + x\n");
-      assertThat(h.runtime().activeMonitor()).isSameAs(before);
-      assertThat(ack.plan()).isEqualTo("RetainExact");
+      assertThat(h.activeMonitor()).isSameAs(before);
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.RETAIN_EXACT);
       assertThat(ack.monitorChanged()).isFalse();
-      assertThat(ack.monitorRevision()).isEqualTo(1);
+      assertThat(ack.monitorRevision().root()).isEqualTo(1);
       h.emptyTick().tick("x", 1);
       // x is held through the empty tick (sample-and-hold), the sum keeps its history.
       assertThat(h.trace()).hasValues("z", 5, 10, 11);
       assertThat(h.trace()).hasValues("seen", true, true, true);
-      assertThat(h.reconfigure(spec).monitorRevision()).isEqualTo(2);
+      assertThat(h.reconfigure(spec).monitorRevision().root()).isEqualTo(2);
     }
   }
 
@@ -85,7 +85,7 @@ class ReconfigurationTest {
       h.tick("x", 1);
       ReconfigurationAck ack = h.reconfigure("in x\nout b\nout a\na = x\nb = x + 1");
       h.tick("x", 2);
-      assertThat(ack.plan()).isEqualTo("RetainExact");
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.RETAIN_EXACT);
       assertThat(h.trace()).hasLines("a[0] = Int(1)", "b[0] = Int(2)", "b[1] = Int(3)",
           "a[1] = Int(2)");
     }
@@ -137,7 +137,7 @@ class ReconfigurationTest {
       ReconfigurationAck same = h.reconfigure("in x\nin y\nout a\nout w\na = x\nw = y * 11");
       assertThat(same.interfaceChanged()).isFalse();
       assertThat(same.interfaceRevision()).isEqualTo(1);
-      assertThat(same.monitorRevision()).isEqualTo(2);
+      assertThat(same.monitorRevision().root()).isEqualTo(2);
     }
   }
 
@@ -170,14 +170,14 @@ class ReconfigurationTest {
   @Test
   void aRejectedRequestCanLeaveTheActiveConfigurationRunningUntouched() {
     try (DataflowHarness h = DataflowHarness.forSpec(COUNTER)
-        .onRejected(RejectPolicy.KEEP_RUNNING).build()) {
+        .options(o -> o.withRejectPolicy(RejectPolicy.KEEP_RUNNING)).build()) {
       h.tick("x", 1);
-      Monitor before = h.runtime().activeMonitor();
+      Monitor before = h.activeMonitor();
       ReconfigurationAck ack = h.reconfigure("in x\nout z\nz = y");
       assertThat(ack.accepted()).isFalse();
       assertThat(ack.reason()).contains("unknown stream 'y'");
-      assertThat(ack.monitorRevision()).isZero();
-      assertThat(h.runtime().activeMonitor()).isSameAs(before);
+      assertThat(ack.monitorRevision().root()).isZero();
+      assertThat(h.activeMonitor()).isSameAs(before);
       h.tick("x", 2);
       assertThat(h.trace()).hasValues("z", 1, 3);
     }
@@ -234,7 +234,7 @@ class ReconfigurationTest {
           new Bindings(destinations, Map.of("b", "alerts")), "test"));
       h.tick("x", 2);
       assertThat(ack.interfaceChanged()).isTrue();
-      assertThat(ack.plan()).isEqualTo("RetainExact");
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.RETAIN_EXACT);
       assertThat(sinks.alerts.ticks()).containsExactly(1L);
       assertThat(sinks.alerts.rows().get(0).values()).containsOnlyKeys("b");
       assertThat(sinks.extra.rows().get(1).values()).containsOnlyKeys("a");

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.Backoff;
-import io.dataflow.core.OutputWriter;
+import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.Retry;
 import io.dataflow.core.RetryFailedException;
 import io.dataflow.core.RetryVerdict;
 import io.dataflow.core.RetryableException;
-import io.dataflow.core.RetryingOutputWriter;
+import io.dataflow.core.internal.RetryingOutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
-import io.dataflow.core.TimerQueue;
+import io.dataflow.core.internal.TimerQueue;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

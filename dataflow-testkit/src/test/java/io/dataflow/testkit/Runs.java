@@ -206,9 +206,10 @@ final class Runs {
 
   /** The runtime stepped in the test's thread by the harness, one submitted tick at a time. */
   static Run stepped(String spec, TypingMode mode, List<Map<String, Value>> trace) {
-    try (DataflowHarness h = DataflowHarness.forSpec(SPEC, spec).typingMode(mode).build()) {
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC, spec)
+        .options(o -> o.withTypingMode(mode)).build()) {
       for (Map<String, Value> row : trace) {
-        if (h.runtime().state() != RuntimeState.RUNNING) {
+        if (h.status().state() != RuntimeState.RUNNING) {
           break;
         }
         h.tick(row);
@@ -246,8 +247,8 @@ final class Runs {
     }
     Sinks.Collecting out = Sinks.collecting();
     DataflowRuntime runtime = builder(spec, mode, out)
-        .policy(policy)
-        .window(window)
+        .options(o -> o.withPolicy(policy))
+        .options(o -> o.withWindow(window))
         .source(InMemorySource.ofTicks("ticks", ticks, batchSize))
         .build();
     runtime.start();
@@ -259,7 +260,7 @@ final class Runs {
       Sinks.Collecting out) {
     return ReconfigurableDataflowRuntimeBuilder.create()
         .specification(SPEC, spec)
-        .typingMode(mode)
+        .options(o -> o.withTypingMode(mode))
         .destination("collected", out)
         .acknowledgements(new AckQueue(64))
         .warnings(w -> { });

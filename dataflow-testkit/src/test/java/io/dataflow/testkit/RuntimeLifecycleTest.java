@@ -123,7 +123,7 @@ class RuntimeLifecycleTest {
 
   @Test
   void fullIngressQueueRefusesOffersAndReportsThem() {
-    try (DataflowHarness h = DataflowHarness.forSpec(ADD).ingressCapacity(4).build()) {
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD).options(o -> o.withIngressCapacity(4)).build()) {
       int accepted = 0;
       for (int i = 0; i < 10; i++) {
         if (h.offer(Tick.of("x", Value.of(i)))) {

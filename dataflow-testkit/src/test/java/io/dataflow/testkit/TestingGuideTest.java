@@ -39,8 +39,8 @@ class TestingGuideTest {
       h.tick("x", 1).tick("x", 2);
       ReconfigurationAck ack = h.reconfigure("in x\nout z\nz = default(z[1], 0) + 10 * x");
       h.tick("x", 3);
-      assertThat(ack.plan()).isEqualTo("Transfer");
-      assertThat(ack.monitorRevision()).isEqualTo(1);
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.TRANSFER);
+      assertThat(ack.monitorRevision().root()).isEqualTo(1);
       assertThat(h.trace()).hasValues("z", 1, 3, 33);
     }
     // end
@@ -50,7 +50,7 @@ class TestingGuideTest {
   void time() {
     // doc:time
     try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = x")
-        .window(InputWindow.batch(100, Duration.ofMillis(50))).build()) {
+        .options(o -> o.withWindow(InputWindow.batch(100, Duration.ofMillis(50)))).build()) {
       h.tick("x", 1).tick("x", 2);
       assertThat(h.trace()).isEmpty();          // still in the window
       h.advance(Duration.ofMillis(50));         // the window's timer fires, no sleeping

@@ -49,7 +49,7 @@ class ThreadedReconfigurationTest {
           rows.add(r);
           latest.set(r.values().get("version").asLong());
         }))
-        .policy(ExecutionPolicy.BUFFERED)
+        .options(o -> o.withPolicy(ExecutionPolicy.BUFFERED))
         .acknowledgements(acks)
         .transferReports(transfers::add)
         .build();
@@ -83,7 +83,7 @@ class ThreadedReconfigurationTest {
       runtime.submitControl(ReconfigurationRequest.of(spec(v)), Duration.ofSeconds(60));
       ReconfigurationAck ack = acks.poll(Duration.ofSeconds(60));
       assertThat(ack).isNotNull();
-      assertThat(ack.plan()).isEqualTo("Transfer");
+      assertThat(ack.plan()).isEqualTo(ReconfigurationAck.Plan.TRANSFER);
       // The report is handed over before the acknowledgement on the owner thread.
       assertThat(transfers).hasSize(v - 1);
       assertThat(transfers.get(v - 2).transferred()).contains("count", "op", "os");

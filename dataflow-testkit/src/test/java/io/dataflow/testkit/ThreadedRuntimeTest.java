@@ -41,8 +41,8 @@ class ThreadedRuntimeTest {
           next[p] = s + 1;
           rows.incrementAndGet();
         }))
-        .policy(ExecutionPolicy.BUFFERED)
-        .ingressCapacity(1 << 12)
+        .options(o -> o.withPolicy(ExecutionPolicy.BUFFERED))
+        .options(o -> o.withIngressCapacity(1 << 12))
         .build();
     runtime.start();
     TickShape shape = TickShape.of("p", "s");

@@ -1,0 +1,156 @@
+package io.dataflow.core.internal;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Objects;
+import java.util.Set;
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Monitor;
+import io.dataflow.core.ExecutionPolicy;
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.Tick;
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.Row;
+import io.dataflow.core.TickShape;
+
+/**
+ * Evaluates ticks on the owner thread: fills a reusable input row from a tick (names resolved
+ * to slots once per {@link TickShape} and cached), calls the monitor, and feeds the reusable
+ * output row to the output writer, flushing as the {@link ExecutionPolicy} says.
+ *
+ * <p>A name the monitor does not declare as an input is ignored, with one warning per name per
+ * run (the set survives monitor replacements).
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class DirectDataflowEngine {
+  /** Receives the engine's warnings (an undeclared input name). */
+  public interface Warnings {
+    /** One warning, a single line. */
+    void warn(String message);
+  }
+
+  private static final int SHAPE_CACHE_LIMIT = 64;
+
+  private Monitor monitor; // owner thread only
+  private final OutputWriter writer;
+  private final ExecutionPolicy policy;
+  private final Warnings warnings;
+  private final Set<String> warned = new HashSet<>();
+  private final IdentityHashMap<TickShape, int[]> shapes = new IdentityHashMap<>();
+  private TickShape lastShape;
+  private int[] lastSlots;
+  private Row input;
+  private Row output;
+  private RowLayout outputLayout;
+  private boolean layoutsStale;
+  private long ticksIn;
+  private long ticksOut;
+  private int unflushed;
+
+  /** An engine evaluating {@code monitor} into {@code writer}. */
+  public DirectDataflowEngine(Monitor monitor, OutputWriter writer, ExecutionPolicy policy,
+      Warnings warnings) {
+    this.monitor = Objects.requireNonNull(monitor, "monitor");
+    this.writer = Objects.requireNonNull(writer, "writer");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.warnings = Objects.requireNonNull(warnings, "warnings");
+    rebuildLayouts();
+  }
+
+  /**
+   * Evaluates one tick and feeds its outputs.
+   *
+   * @throws MonitorException on a runtime error in the tick
+   * @throws IOException when the writer fails
+   */
+  public void process(Tick tick) throws IOException {
+    if (layoutsStale) {
+      throw new IllegalStateException("the monitor was replaced but the row layouts were not "
+          + "rebuilt");
+    }
+    int[] slots = slotsOf(tick.shape());
+    Row in = input;
+    in.clear();
+    for (int i = 0; i < slots.length; i++) {
+      int slot = slots[i];
+      if (slot >= 0) {
+        in.set(slot, tick.value(i));
+      }
+    }
+    long number = monitor.nextTick();
+    ticksIn++;
+    monitor.evaluate(in, output);
+    writer.feed(number, outputLayout, output);
+    ticksOut++;
+    if (++unflushed >= policy.flushEvery()) {
+      flush();
+    }
+  }
+
+  private int[] slotsOf(TickShape shape) {
+    if (shape == lastShape) {
+      return lastSlots;
+    }
+    int[] slots = shapes.get(shape);
+    if (slots == null) {
+      slots = new int[shape.size()];
+      RowLayout layout = monitor.inputs();
+      for (int i = 0; i < slots.length; i++) {
+        slots[i] = layout.slotOf(shape.name(i));
+        if (slots[i] < 0 && warned.add(shape.name(i))) {
+          warnings.warn("'" + shape.name(i) + "' is not an input of the specification; ignored");
+        }
+      }
+      if (shapes.size() >= SHAPE_CACHE_LIMIT) {
+        shapes.clear();
+      }
+      shapes.put(shape, slots);
+    }
+    lastShape = shape;
+    lastSlots = slots;
+    return slots;
+  }
+
+  /** Pushes buffered output rows to the writer's destination. */
+  public void flush() throws IOException {
+    unflushed = 0;
+    writer.flush();
+  }
+
+  /** The active monitor. */
+  public Monitor monitor() {
+    return monitor;
+  }
+
+  /**
+   * Replaces the monitor (reconfiguration). The row layouts are stale until
+   * {@link #rebuildLayouts()} is called; evaluating before that is an error.
+   */
+  public void replaceMonitor(Monitor next) {
+    this.monitor = Objects.requireNonNull(next, "monitor");
+    layoutsStale = true;
+  }
+
+  /** Rebuilds the reusable rows and the name-to-slot cache for the active monitor. */
+  public void rebuildLayouts() {
+    input = monitor.inputs().newRow();
+    output = monitor.outputs().newRow();
+    outputLayout = monitor.outputs();
+    shapes.clear();
+    lastShape = null;
+    lastSlots = null;
+    layoutsStale = false;
+  }
+
+  /** Ticks handed to the monitor so far. */
+  public long ticksIn() {
+    return ticksIn;
+  }
+
+  /** Tick rows fed to the writer so far. */
+  public long ticksOut() {
+    return ticksOut;
+  }
+}

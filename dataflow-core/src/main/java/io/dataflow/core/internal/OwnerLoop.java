@@ -1,0 +1,715 @@
+package io.dataflow.core.internal;
+
+import io.dataflow.core.ComponentException;
+import io.dataflow.core.DataflowException;
+import io.dataflow.core.ExitReport;
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.MonitorRevision;
+import io.dataflow.core.RuntimeState;
+import io.dataflow.core.RuntimeStatus;
+import io.dataflow.core.Tick;
+import io.dataflow.core.TickBatch;
+import io.dataflow.core.Clock;
+import io.dataflow.core.DataflowRuntime;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.dataflow.core.spi.SourceContext;
+import io.dataflow.core.spi.Monitor;
+import io.dataflow.core.spi.RevisionedMonitor;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.core.spi.InputSession;
+import io.dataflow.core.spi.OutputSession;
+
+/**
+ * The single-owner loop: one thread owns the monitor, the engine and the input and output
+ * sessions; everything else talks to it through the ingress queue.
+ *
+ * <h2>Implementation note</h2>
+ * {@link #doWork()} is one duty cycle: read the clock once, fire due timers, poll pull-style
+ * sources, take a bounded number of ingress items (data, control barriers, ends, failures),
+ * and advance the lifecycle ({@link RuntimeState}). What the loop does is separate from which
+ * thread runs it: {@link #start()} runs it on an owned thread with a park-until-woken idle
+ * strategy; a caller (the testkit harness, the CLI) may instead call {@link #doWork()} itself.
+ *
+ * <p>Shutdown spends one absolute deadline: stop admitting input, evaluate what was admitted,
+ * flush, close the output on a closer thread, and abandon it loudly if it is not done by the
+ * deadline. The first fatal error wins ({@link FailureGate}); teardown runs every step and
+ * joins errors ({@link Teardown}).
+ *
+ * <p>Thread-safety: the handle methods ({@code offer}, {@code submit}, {@code submitControl},
+ * {@code endOfInput}, {@code stop}, {@code cancel}, {@code status}, {@code awaitTermination})
+ * are safe from any thread; {@link #doWork()} is owner thread only.
+ */
+public final class OwnerLoop implements DataflowRuntime {
+  private static final Logger LOG = LoggerFactory.getLogger(DataflowRuntime.class);
+  private static final int ITEMS_PER_CYCLE = 256;
+
+  private final String name;
+  private final Clock clock;
+  private final TimerQueue timers = new TimerQueue();
+  private final Ingress ingress;
+  private final InputSession input;
+  private final OutputSession output;
+  private final DirectDataflowEngine engine;
+  private final InputWindowBuffer window;
+  private final ControlHandler controlHandler;
+  private final Duration closeTimeout;
+  private final FailureGate failures = new FailureGate();
+  private final SourceContext api;
+  private final Context context = new Context();
+  private final List<String> warnings = new ArrayList<>();
+  private final AtomicLong stopDeadline = new AtomicLong(Long.MAX_VALUE);
+  /**
+   * Items taken out of the ingress queue at a control barrier that stay behind it (see
+   * {@link RuntimeContext#evaluateAdmitted}); handled before the queue, in order. Owner only.
+   */
+  private final ArrayDeque<Ingress.Item> carried = new ArrayDeque<>();
+
+  // Owner-thread state.
+  private RuntimeState state = RuntimeState.NEW;
+  private long deadline;
+  private volatile OutputCloser closing;
+  private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
+  private boolean apiEnded;
+  private boolean threaded;
+  private volatile long interfaceRevision;
+
+  // Written by the owner, read by anyone.
+  private volatile RuntimeStatus status;
+  private volatile ExitReport report;
+  private volatile boolean stopRequested;
+  private volatile Thread ownerThread;
+
+  OwnerLoop(DataflowRuntimeBuilder b) {
+    this.name = b.name;
+    this.clock = b.clock;
+    this.ingress = new Ingress(b.ingressCapacity, clock, name);
+    this.input = b.input;
+    this.output = b.output;
+    this.controlHandler = b.controlHandler;
+    this.closeTimeout = b.closeTimeout;
+    DirectDataflowEngine.Warnings sink = b.warnings == null ? this::warn : m -> {
+      synchronized (warnings) {
+        warnings.add(m);
+      }
+      b.warnings.warn(m);
+    };
+    this.engine = new DirectDataflowEngine(b.monitor, output, b.policy, sink);
+    this.window = new InputWindowBuffer(b.window, engine, timers);
+    this.api = ingress.contextFor(API_SOURCE, true);
+    publishStatus();
+  }
+
+  private void warn(String message) {
+    LOG.warn("{}: {}", name, message);
+    synchronized (warnings) {
+      warnings.add(message);
+    }
+  }
+
+  // ---------------------------------------------------------------- handle (any thread)
+
+  /** Offers one tick; false when the ingress queue is full or closed (counted). */
+  public boolean offer(Tick tick) {
+    return api.offer(TickBatch.of(tick));
+  }
+
+  /** Offers a batch of ticks; false when the ingress queue is full or closed (counted). */
+  public boolean offer(TickBatch batch) {
+    return api.offer(batch);
+  }
+
+  @Override
+  public void submit(Tick tick, Duration timeout) {
+    submit(TickBatch.of(tick), timeout);
+  }
+
+  @Override
+  public void submit(TickBatch batch, Duration timeout) {
+    api.submit(batch, deadlineAfter(timeout));
+  }
+
+  /**
+   * Submits a control item; it takes effect after every tick admitted before it.
+   *
+   * @throws IngressException when the queue stays full or the runtime stops accepting input
+   */
+  public void submitControl(ControlRequest request, Duration timeout) {
+    api.submitControl(Objects.requireNonNull(request, "request"), deadlineAfter(timeout));
+  }
+
+  /** Declares that no more ticks will be offered through this handle. */
+  public void endOfInput() {
+    api.complete();
+  }
+
+  private long deadlineAfter(Duration timeout) {
+    long now = clock.nanoTime();
+    long d = timeout.toNanos();
+    return d >= Long.MAX_VALUE - Math.max(0, now) ? Long.MAX_VALUE : now + d;
+  }
+
+  /**
+   * Stops gracefully: no more input is admitted, admitted input is evaluated, the output is
+   * flushed and closed, all within {@code timeout}. Returns at once; see
+   * {@link #awaitTermination(Duration)}.
+   */
+  public void stop(Duration timeout) {
+    stopDeadline.accumulateAndGet(deadlineAfter(timeout), Math::min);
+    stopRequested = true;
+    ingress.close();
+    wakeOwner();
+  }
+
+  /**
+   * Cancels the run: input not yet evaluated is not; evaluated rows are still written. The
+   * report's outcome is {@code CANCELLED} with this reason (distinct from a failure).
+   */
+  public void cancel(String reason) {
+    if (failures.cancel(reason)) {
+      stop(closeTimeout);
+    }
+  }
+
+  /** The latest consistent status snapshot. */
+  public RuntimeStatus status() {
+    return status;
+  }
+
+  /** The exit report, or null while the runtime has not terminated. */
+  public ExitReport exitReport() {
+    return report;
+  }
+
+  /** True once the runtime has terminated. */
+  public boolean isTerminated() {
+    return report != null;
+  }
+
+  @Override
+  public ExitReport awaitTermination(Duration timeout)
+      throws InterruptedException, TimeoutException {
+    // On the runtime's clock, like every other timeout of the handle.
+    if (report == null && !clock.awaitUntil(deadlineAfter(timeout), () -> report != null)
+        && report == null) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException(name + ": interrupted while awaiting termination");
+      }
+    }
+    if (report == null) {
+      throw new TimeoutException(name + " did not terminate within " + timeout);
+    }
+    return report;
+  }
+
+  /** Starts the owner loop on its own thread. */
+  public synchronized void start() {
+    if (ownerThread != null || threaded) {
+      throw new IllegalStateException(name + " already started");
+    }
+    threaded = true;
+    Thread t = new Thread(this::runLoop, name + "-owner");
+    t.setDaemon(false);
+    ownerThread = t;
+    ingress.setOwner(t);
+    t.start();
+  }
+
+  /** Stops with the close timeout and waits for termination (bounded). */
+  @Override
+  public void close() {
+    stop(closeTimeout);
+    if (threaded) {
+      try {
+        awaitTermination(closeTimeout.plusSeconds(1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (TimeoutException e) {
+        LOG.error("{}: owner thread did not terminate: {}", name, e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Runs the owner loop in the calling thread until the runtime terminates (the stepper with
+   * the same idle strategy as {@link #start()}), and returns the exit report.
+   */
+  public ExitReport runInCallerThread() {
+    if (threaded) {
+      throw new IllegalStateException(name + " runs on its own thread");
+    }
+    ownerThread = Thread.currentThread();
+    ingress.setOwner(ownerThread);
+    runLoop();
+    return report;
+  }
+
+  private void runLoop() {
+    try {
+      loop();
+    } catch (Throwable t) {
+      LOG.error("{}: owner loop died", name, t);
+      failures.fail("runtime", t);
+      try {
+        // Last resort: still flush, close the inputs and the output within the deadline.
+        if (state.compareTo(RuntimeState.CLOSING) < 0) {
+          beginClosing(clock.nanoTime(), deadlineAfter(closeTimeout));
+        }
+        loop();
+      } catch (Throwable again) {
+        t.addSuppressed(again);
+        if (state != RuntimeState.TERMINATED) {
+          terminate();
+        }
+      }
+    }
+  }
+
+  private void loop() {
+    while (state != RuntimeState.TERMINATED) {
+      if (doWork() == 0 && state != RuntimeState.TERMINATED) {
+        long now = clock.nanoTime();
+        long wake = Math.min(timers.nextDeadline(), now + 1_000_000);
+        if (state == RuntimeState.CLOSING) {
+          wake = Math.min(wake, Math.min(deadline, now + 100_000));
+        }
+        clock.parkUntil(wake);
+      }
+    }
+  }
+
+  private void wakeOwner() {
+    Thread t = ownerThread;
+    if (t != null) {
+      java.util.concurrent.locks.LockSupport.unpark(t);
+    }
+  }
+
+  // ---------------------------------------------------------------- owner loop
+
+  /**
+   * One duty cycle. Owner thread only: either the thread {@link #start()} created or the one
+   * caller that steps the runtime.
+   *
+   * @return how much work was done (0 when idle)
+   */
+  public int doWork() {
+    if (threaded && Thread.currentThread() != ownerThread) {
+      throw new IllegalStateException(name + " runs on its own thread; do not step it");
+    }
+    long now = clock.nanoTime();
+    int work = 0;
+    work += timers.fireDue(now);
+    for (RuntimeException e; (e = timers.pollFailure()) != null; work++) {
+      if (e instanceof ComponentException c) {
+        fail(c.component(), c.getCause(), now);
+      } else {
+        fail(e instanceof MonitorException ? "monitor" : "timer", e, now);
+      }
+    }
+    switch (state) {
+      case NEW:
+        work += begin(now);
+        break;
+      case RUNNING:
+        work += running(now);
+        break;
+      case DRAINING:
+        work += draining(now);
+        break;
+      case CLOSING:
+        work += closingStep(now);
+        break;
+      case TERMINATED:
+        return 0;
+      default:
+        throw new IllegalStateException(state.name());
+    }
+    if (work > 0) {
+      publishStatus();
+    }
+    return work;
+  }
+
+  private int begin(long now) {
+    if (ownerThread == null) {
+      ingress.setOwner(Thread.currentThread());
+    }
+    clock.attach(timers);
+    state = RuntimeState.RUNNING;
+    try {
+      output.open(clock, timers);
+      input.open(source -> ingress.contextFor(source, false));
+    } catch (Exception e) {
+      fail("startup", e, now);
+    }
+    return 1;
+  }
+
+  private int running(long now) {
+    if (stopRequested) {
+      if (failures.isSet()) {
+        return beginClosing(now, stopDeadline.get());
+      }
+      state = RuntimeState.DRAINING;
+      deadline = stopDeadline.get();
+      return 1;
+    }
+    int work = 0;
+    try {
+      work += input.poll(now);
+    } catch (RuntimeException e) {
+      fail("input", e, now);
+      return 1;
+    }
+    work += drainIngress(now);
+    if (state == RuntimeState.RUNNING && nothingAdmitted() && inputComplete()) {
+      return work + finishInput(now, deadlineAfter(closeTimeout));
+    }
+    return work;
+  }
+
+  private boolean inputComplete() {
+    return input.isComplete() || (input.sources().isEmpty() && apiEnded);
+  }
+
+  private int draining(long now) {
+    if (failures.isSet()) {
+      return beginClosing(now, deadline);
+    }
+    if (now - deadline >= 0) {
+      return beginClosing(now, deadline); // what is still queued is reported at the end
+    }
+    int work = drainIngress(now);
+    if (state == RuntimeState.DRAINING && nothingAdmitted()) {
+      return work + finishInput(now, deadline);
+    }
+    return work;
+  }
+
+  private int finishInput(long now, long closeDeadline) {
+    try {
+      window.flush();
+    } catch (IOException e) {
+      fail("sink", e, now);
+    } catch (RuntimeException e) {
+      fail(componentOf(e), e, now);
+    }
+    return beginClosing(now, closeDeadline);
+  }
+
+  private int drainIngress(long now) {
+    int work = 0;
+    Ingress.Item item;
+    while (work < ITEMS_PER_CYCLE && state.compareTo(RuntimeState.CLOSING) < 0
+        && (item = nextItem()) != null) {
+      work++;
+      handle(item, now);
+    }
+    return work;
+  }
+
+  /** The next admitted item: what a barrier carried first, then the queue. */
+  private Ingress.Item nextItem() {
+    Ingress.Item item = carried.poll();
+    return item != null ? item : ingress.poll();
+  }
+
+  private boolean nothingAdmitted() {
+    return carried.isEmpty() && ingress.isEmpty();
+  }
+
+  /** See {@link RuntimeContext#evaluateAdmitted}. */
+  private long evaluateAdmitted(Set<String> sources) {
+    if (sources.isEmpty()) {
+      return 0;
+    }
+    // The boundary: everything admitted up to now is behind the barrier being handled.
+    for (Ingress.Item item; (item = ingress.poll()) != null; ) {
+      carried.add(item);
+    }
+    Set<String> past = new HashSet<>(); // sources whose next item is not data
+    long ticks = 0;
+    long now = clock.nanoTime();
+    try {
+      for (Iterator<Ingress.Item> it = carried.iterator(); it.hasNext(); ) {
+        Ingress.Item item = it.next();
+        if (!sources.contains(item.source()) || past.contains(item.source())) {
+          continue;
+        }
+        if (item instanceof Ingress.Data d) {
+          it.remove();
+          List<Tick> batch = d.batch().ticks();
+          for (int i = 0, n = batch.size(); i < n; i++) {
+            window.accept(input.admit(d.source(), batch.get(i)), now);
+          }
+          ticks += batch.size();
+        } else {
+          past.add(item.source()); // its control item, end or failure keeps its place
+        }
+      }
+      window.flush();
+      engine.flush();
+    } catch (MonitorException e) {
+      throw new ComponentException("monitor", e);
+    } catch (IOException e) {
+      throw new ComponentException("sink", e);
+    }
+    return ticks;
+  }
+
+  private void handle(Ingress.Item item, long now) {
+    try {
+      if (item instanceof Ingress.Data d) {
+        java.util.List<Tick> ticks = d.batch().ticks();
+        for (int i = 0, n = ticks.size(); i < n; i++) {
+          window.accept(input.admit(d.source(), ticks.get(i)), now);
+        }
+      } else if (item instanceof Ingress.Control c) {
+        window.flush();
+        if (controlHandler == null) {
+          throw new ComponentException("control", new DataflowException(
+              "no control handler for " + c.request().describe()));
+        }
+        try {
+          controlHandler.onControl(c.request(), context);
+        } catch (ComponentException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new ComponentException("control", e);
+        }
+      } else if (item instanceof Ingress.End e) {
+        if (e.source().equals(API_SOURCE)) {
+          apiEnded = true;
+        } else {
+          input.onEndOfInput(e.source());
+        }
+      } else if (item instanceof Ingress.Failed f) {
+        fail("source:" + f.source(), f.error(), now);
+      }
+    } catch (MonitorException e) {
+      fail("monitor", e, now);
+    } catch (IOException e) {
+      fail("sink", e, now);
+    } catch (ComponentException e) {
+      fail(e.component(), e.getCause(), now);
+    } catch (RuntimeException e) {
+      fail(componentOf(e), e, now);
+    }
+  }
+
+  /** The component an error came from: the monitor, a named component, or the runtime. */
+  private static String componentOf(Throwable e) {
+    if (e instanceof MonitorException) {
+      return "monitor";
+    }
+    return e instanceof ComponentException c ? c.component() : "runtime";
+  }
+
+  private void fail(String component, Throwable error, long now) {
+    failures.fail(component, error);
+    if (state.compareTo(RuntimeState.CLOSING) < 0) {
+      beginClosing(now, deadlineAfter(closeTimeout));
+    }
+  }
+
+  private int beginClosing(long now, long closeDeadline) {
+    if (state == RuntimeState.CLOSING || state == RuntimeState.TERMINATED) {
+      return 0;
+    }
+    state = RuntimeState.CLOSING;
+    deadline = closeDeadline;
+    ingress.close();
+    int dropped = window.discard();
+    if (dropped > 0) {
+      warn(dropped + " windowed ticks were not evaluated");
+    }
+    Teardown teardown = new Teardown()
+        .step("flush", engine::flush)
+        .step("close input", input::close)
+        .step("prepare output", output::beforeClose);
+    Exception early = teardown.run();
+    if (early != null) {
+      failures.fail(early.getMessage().startsWith("close input") ? "input" : "sink", early);
+    }
+    // The output may block: close it on a closer thread so the deadline can be enforced.
+    closing = new OutputCloser(name + "-closer", output);
+    return 1;
+  }
+
+  private int closingStep(long now) {
+    if (closing.isDone()) {
+      Throwable cause = closing.failure();
+      if (cause != null) {
+        failures.fail("sink", cause);
+      }
+      terminate();
+      return 1;
+    }
+    if (now - deadline >= 0) {
+      long abandoned = output.abandon();
+      drain = new ExitReport.DrainResult(false, abandoned,
+          "the output did not close by the deadline; " + abandoned + " rows abandoned");
+      LOG.error("{}: {}", name, drain.detail());
+      warn(drain.detail());
+      // Lost output is never a success: the run fails (unless it already failed or was
+      // cancelled, which the report keeps) and the drain says how many rows were lost.
+      failures.fail("sink", new DataflowException(drain.detail()));
+      terminate();
+      return 1;
+    }
+    return 0;
+  }
+
+  private void terminate() {
+    state = RuntimeState.TERMINATED;
+    ingress.terminate();
+    reportUnevaluated();
+    clock.detach(timers);
+    long rejected = ingress.rejectedOffers();
+    if (rejected > 0) {
+      warn(rejected + " offers were refused because the ingress queue was full");
+    }
+    FailureGate.Failure f = failures.get();
+    ExitReport.Outcome outcome = f == null ? ExitReport.Outcome.COMPLETED
+        : f.cancel() ? ExitReport.Outcome.CANCELLED : ExitReport.Outcome.FAILED;
+    List<String> w;
+    synchronized (warnings) {
+      w = List.copyOf(warnings);
+    }
+    report = new ExitReport(outcome, f == null ? null : f.component(),
+        f == null ? null : f.reason(), f == null ? null : f.cause(), engine.ticksIn(),
+        engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w);
+    publishStatus();
+  }
+
+  /** Counts what was admitted but never evaluated (cancel, failure, a passed deadline). */
+  private void reportUnevaluated() {
+    long ticks = 0;
+    long requests = 0;
+    for (Ingress.Item item; (item = nextItem()) != null; ) {
+      if (item instanceof Ingress.Data d) {
+        ticks += d.batch().size();
+      } else if (item instanceof Ingress.Control) {
+        requests++;
+      }
+    }
+    if (ticks > 0 || requests > 0) {
+      warn(ticks + (ticks == 1 ? " tick and " : " ticks and ") + requests
+          + (requests == 1 ? " control request" : " control requests")
+          + " admitted to the ingress queue were not evaluated (the run ended first)");
+    }
+  }
+
+  private MonitorRevision monitorRevision() {
+    Monitor m = engine.monitor();
+    return m instanceof RevisionedMonitor r ? r.revision() : MonitorRevision.INITIAL;
+  }
+
+  private long interfaceRevision() {
+    return interfaceRevision;
+  }
+
+  private void publishStatus() {
+    FailureGate.Failure f = failures.get();
+    status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(),
+        ingress.size() + carried.size(),
+        ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
+        interfaceRevision());
+  }
+
+  /** The name of this runtime (thread names, logs). */
+  public String name() {
+    return name;
+  }
+
+  /** The clock this runtime reads. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The owner loop's timers (owner thread only). */
+  public TimerQueue timers() {
+    return timers;
+  }
+
+  /** The earliest timer deadline, or {@link Long#MAX_VALUE} (owner thread only). */
+  public long nextTimerDeadline() {
+    long t = timers.nextDeadline();
+    return state == RuntimeState.CLOSING ? Math.min(t, deadline) : t;
+  }
+
+  /**
+   * Waits, in real time and bounded, for the output close that shutdown started on the closer
+   * thread (a stepping caller uses this instead of spinning).
+   *
+   * @return true when the close has finished (or none is running)
+   */
+  public boolean awaitOutputClosed(Duration timeout) throws InterruptedException {
+    OutputCloser c = closing;
+    return c == null || c.await(timeout);
+  }
+
+  /** The monitor the engine evaluates now (owner thread only; for inspection). */
+  public Monitor activeMonitor() {
+    return engine.monitor();
+  }
+
+  /** The lifecycle state (owner thread; others read {@link #status()}). */
+  public RuntimeState state() {
+    return state;
+  }
+
+  private final class Context implements RuntimeContext {
+    @Override
+    public DirectDataflowEngine engine() {
+      return engine;
+    }
+
+    @Override
+    public InputSession inputSession() {
+      return input;
+    }
+
+    @Override
+    public OutputSession outputSession() {
+      return output;
+    }
+
+    @Override
+    public Clock clock() {
+      return clock;
+    }
+
+    @Override
+    public TimerQueue timers() {
+      return timers;
+    }
+
+    @Override
+    public long interfaceRevision() {
+      return interfaceRevision;
+    }
+
+    @Override
+    public void setInterfaceRevision(long revision) {
+      interfaceRevision = revision;
+    }
+
+    @Override
+    public long evaluateAdmitted(Set<String> sources) {
+      return OwnerLoop.this.evaluateAdmitted(sources);
+    }
+  }
+}

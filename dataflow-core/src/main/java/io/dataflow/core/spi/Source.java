@@ -1,0 +1,34 @@
+package io.dataflow.core.spi;
+
+
+/**
+ * A producer of input ticks: a trace file, a JSON Lines stream, a queue, a transport.
+ *
+ * <p>A source is either push-style (it starts its own thread in {@link #open} and offers
+ * batches through the {@link SourceContext} from there) or pull-style (the owner loop calls
+ * {@link #poll} when it has capacity; the source offers a bounded amount and returns). Either
+ * way it signals the end with {@link SourceContext#complete()} or a failure with
+ * {@link SourceContext#fail(Throwable)}; both travel in order with its data.
+ *
+ * <p>Thread-safety: {@link #open}, {@link #poll} and {@link #close} are called on the owner
+ * thread; the context may be used from any thread.
+ */
+public interface Source {
+  /** The source's name, unique within a runtime ({@code main}, {@code sensors}, ...). */
+  String name();
+
+  /** Starts producing into {@code context}. */
+  void open(SourceContext context) throws Exception;
+
+  /**
+   * Pull-style sources read a bounded amount and offer it; must not block.
+   *
+   * @return how much work was done (0 when idle)
+   */
+  default int poll(long nowNanos) {
+    return 0;
+  }
+
+  /** Stops producing and releases resources. Called once. */
+  void close() throws Exception;
+}

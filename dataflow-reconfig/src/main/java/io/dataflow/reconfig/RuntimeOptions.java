@@ -1,0 +1,113 @@
+package io.dataflow.reconfig;
+
+import io.dataflow.core.ExecutionPolicy;
+import io.dataflow.core.InputWindow;
+import io.dataflow.monitor.DataflowMonitor;
+import io.dataflow.monitor.TypingMode;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a runtime runs: one immutable options object that {@link ReconfigurableDataflowRuntimeBuilder}
+ * and the testkit's harness share, changed through {@code with...} copies.
+ *
+ * <pre>{@code
+ * RuntimeOptions options = RuntimeOptions.DEFAULTS
+ *     .withPolicy(ExecutionPolicy.SYNCHRONOUS)
+ *     .withCloseTimeout(Duration.ofSeconds(5));
+ * }</pre>
+ *
+ * @param name the runtime's name, in thread names and logs
+ * @param policy when output is flushed
+ * @param window how input ticks are grouped before evaluation
+ * @param ingressCapacity the bounded ingress queue's capacity (at least 1)
+ * @param closeTimeout how long closing the output may take at the end of a run (on the
+ *     runtime's clock)
+ * @param typingMode the typing mode of the specification and every replacement
+ * @param contextTransfer whether state moves to a replacement ({@code false}: InstallCold always)
+ * @param rejectPolicy what a request that fails to plan does
+ * @param monitorOptions the monitor's options (dynamic-property cache, generated code)
+ */
+public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow window,
+    int ingressCapacity, Duration closeTimeout, TypingMode typingMode, boolean contextTransfer,
+    RejectPolicy rejectPolicy, DataflowMonitor.Options monitorOptions) {
+
+  /**
+   * Name {@code dataflow}, buffered output, no input window, a queue of 4096, 30 s to close,
+   * gradual typing, context transfer on, a rejected request ends the run, default monitor.
+   */
+  public static final RuntimeOptions DEFAULTS = new RuntimeOptions("dataflow",
+      ExecutionPolicy.BUFFERED, InputWindow.none(), 4096, Duration.ofSeconds(30),
+      TypingMode.GRADUAL, true, RejectPolicy.END_RUN, DataflowMonitor.Options.DEFAULT);
+
+  /** Validates the options. */
+  public RuntimeOptions {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(window, "window");
+    Objects.requireNonNull(closeTimeout, "closeTimeout");
+    Objects.requireNonNull(typingMode, "typingMode");
+    Objects.requireNonNull(rejectPolicy, "rejectPolicy");
+    Objects.requireNonNull(monitorOptions, "monitorOptions");
+    if (ingressCapacity < 1) {
+      throw new IllegalArgumentException("ingressCapacity must be at least 1: " + ingressCapacity);
+    }
+    if (closeTimeout.isNegative()) {
+      throw new IllegalArgumentException("closeTimeout must not be negative: " + closeTimeout);
+    }
+  }
+
+  /** A copy with another name. */
+  public RuntimeOptions withName(String value) {
+    return new RuntimeOptions(value, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another flush policy. */
+  public RuntimeOptions withPolicy(ExecutionPolicy value) {
+    return new RuntimeOptions(name, value, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another input window. */
+  public RuntimeOptions withWindow(InputWindow value) {
+    return new RuntimeOptions(name, policy, value, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another ingress capacity. */
+  public RuntimeOptions withIngressCapacity(int value) {
+    return new RuntimeOptions(name, policy, window, value, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another close timeout. */
+  public RuntimeOptions withCloseTimeout(Duration value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, value, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another typing mode. */
+  public RuntimeOptions withTypingMode(TypingMode value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, value,
+        contextTransfer, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with context transfer switched on or off. */
+  public RuntimeOptions withContextTransfer(boolean value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        value, rejectPolicy, monitorOptions);
+  }
+
+  /** A copy with another reject policy. */
+  public RuntimeOptions withRejectPolicy(RejectPolicy value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, value, monitorOptions);
+  }
+
+  /** A copy with other monitor options. */
+  public RuntimeOptions withMonitorOptions(DataflowMonitor.Options value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, value);
+  }
+}

@@ -1,0 +1,217 @@
+package io.dataflow.reconfig.internal;
+
+import io.dataflow.monitor.DataflowProgram;
+import io.dataflow.monitor.SpecException;
+import io.dataflow.monitor.TransferMapping;
+import io.dataflow.monitor.TypingMode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import io.dataflow.reconfig.ReconfigurationException;
+import io.dataflow.reconfig.IoSpec;
+import io.dataflow.reconfig.Bindings;
+import io.dataflow.reconfig.IoFactory;
+import io.dataflow.reconfig.ReconfigurationRequest;
+
+/**
+ * Resource-free planning, in this order: validate the request, compile the replacement, plan
+ * the input, plan the output, plan the monitor, assemble one {@link RuntimeReconfigurationPlan}.
+ * Nothing is opened or mutated; a failure leaves every active structure as it was.
+ */
+public final class ReconfigurationPlanner {
+  /** What planning reads of the active configuration (a snapshot). */
+  record Active(DataflowProgram program, boolean monitorFailed, Map<String, Set<String>> sources,
+      Map<String, IoSpec> sourceSpecs, Map<String, String> inputOwners,
+      Map<String, Set<String>> destinations, Map<String, IoSpec> destinationSpecs,
+      Map<String, String> outputOwners) {}
+
+  /** The plan plus the explicit ownership to remember once it is applied. */
+  record Result(RuntimeReconfigurationPlan plan, Map<String, String> inputOwners,
+      Map<String, String> outputOwners) {}
+
+  private final IoFactory factory;
+  private final TypingMode typingMode;
+  private final boolean contextTransfer;
+
+  public ReconfigurationPlanner(IoFactory factory, TypingMode typingMode, boolean contextTransfer) {
+    this.factory = factory;
+    this.typingMode = typingMode;
+    this.contextTransfer = contextTransfer;
+  }
+
+  Result plan(ReconfigurationRequest request, Active active) {
+    // 1. validate (the record validated its fields when it was decoded)
+    if (request.specification().isBlank()) {
+      throw new ReconfigurationException("the request's specification is blank");
+    }
+    // 2. compile the replacement
+    DataflowProgram candidate;
+    try {
+      candidate = DataflowProgram.compile("<request from " + request.origin() + ">",
+          request.specification(), typingMode);
+    } catch (SpecException e) {
+      throw new ReconfigurationException("the replacement specification does not compile: "
+          + e.getMessage(), e);
+    }
+    // 3. input
+    Side in = side(request.input(), active.sources(), active.sourceSpecs(),
+        active.inputOwners(), names(candidate.inputs().names()), "source", "input",
+        true);
+    boolean inChanged = !names(active.program().inputs().names())
+        .equals(names(candidate.inputs().names())) || !in.moved.isEmpty();
+    InputPipelineReconfigurationPlan inputPlan = new InputPipelineReconfigurationPlan(
+        in.unchanged, in.added, in.removed, in.routing, in.moved, inChanged);
+    // 4. output
+    Side out = side(request.output(), active.destinations(), active.destinationSpecs(),
+        active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
+        false);
+    boolean outChanged = !names(active.program().outputs().names())
+        .equals(names(candidate.outputs().names())) || !out.moved.isEmpty();
+    OutputPipelineReconfigurationPlan outputPlan = new OutputPipelineReconfigurationPlan(
+        out.unchanged, out.added, out.removed, out.routing, out.moved, outChanged);
+    // 5. monitor
+    boolean sameKey = active.program().definitionKey().equals(candidate.definitionKey());
+    MonitorReconfigurationPlan monitorPlan;
+    if (!contextTransfer) {
+      monitorPlan = new MonitorReconfigurationPlan.InstallCold("context transfer is disabled");
+    } else if (active.monitorFailed()) {
+      monitorPlan = new MonitorReconfigurationPlan.InstallCold("the active monitor failed");
+    } else if (sameKey) {
+      monitorPlan = new MonitorReconfigurationPlan.RetainExact();
+    } else {
+      monitorPlan = new MonitorReconfigurationPlan.Transfer(
+          TransferMapping.plan(active.program(), candidate));
+    }
+    // 6. assemble
+    RuntimeReconfigurationPlan plan = new RuntimeReconfigurationPlan(request, candidate,
+        inputPlan, outputPlan, monitorPlan, !sameKey, inChanged || outChanged);
+    return new Result(plan, in.owners, out.owners);
+  }
+
+  /** One side's plan, before it becomes a record. */
+  private static final class Side {
+    final List<String> unchanged = new ArrayList<>();
+    final Map<String, IoSpec> added = new LinkedHashMap<>();
+    final List<String> removed = new ArrayList<>();
+    final Map<String, Set<String>> routing = new LinkedHashMap<>();
+    final List<String> moved = new ArrayList<>();
+    Map<String, String> owners;
+  }
+
+  private Side side(Bindings b, Map<String, Set<String>> current, Map<String, IoSpec> specs,
+      Map<String, String> explicit, Set<String> streamNames, String what, String half,
+      boolean input) {
+    Side s = new Side();
+    Set<String> finalSet = new java.util.LinkedHashSet<>();
+    if (b == null || b.endpoints() == null) {
+      s.unchanged.addAll(current.keySet());
+      finalSet.addAll(current.keySet());
+    } else {
+      for (Map.Entry<String, IoSpec> e : b.endpoints().entrySet()) {
+        String name = e.getKey();
+        IoSpec spec = e.getValue();
+        finalSet.add(name);
+        if (current.containsKey(name)) {
+          if (spec.isKeep() || spec.equals(specs.get(name))) {
+            s.unchanged.add(name);
+          } else {
+            validate(spec, what, name, input);
+            s.removed.add(name);
+            s.added.put(name, spec);
+          }
+        } else if (spec.isKeep()) {
+          throw new ReconfigurationException("unknown " + what + " '" + name
+              + "' (give it a type to create it)");
+        } else {
+          validate(spec, what, name, input);
+          s.added.put(name, spec);
+        }
+      }
+      for (String name : current.keySet()) {
+        if (!finalSet.contains(name)) {
+          s.removed.add(name);
+        }
+      }
+    }
+    // Explicit ownership: what was bound before (for streams that still exist) plus the request.
+    Map<String, String> owners = new LinkedHashMap<>();
+    explicit.forEach((stream, owner) -> {
+      if (streamNames.contains(stream) && finalSet.contains(owner)) {
+        owners.put(stream, owner);
+      }
+    });
+    if (b != null) {
+      for (Map.Entry<String, String> e : b.streams().entrySet()) {
+        if (!streamNames.contains(e.getKey())) {
+          throw new ReconfigurationException("'" + e.getKey() + "' is not an " + half
+              + " of the replacement specification");
+        }
+        if (!finalSet.contains(e.getValue())) {
+          throw new ReconfigurationException(half + " stream '" + e.getKey()
+              + "' is bound to unknown " + what + " '" + e.getValue() + "'");
+        }
+        String before = explicit.get(e.getKey());
+        if (before == null) {
+          before = implicitOwner(current);
+        }
+        if (!e.getValue().equals(before)) {
+          s.moved.add(e.getKey());
+        }
+        owners.put(e.getKey(), e.getValue());
+      }
+    }
+    s.owners = owners;
+    Set<String> claimed = new HashSet<>(owners.keySet());
+    for (String name : finalSet) {
+      Set<String> mine = new java.util.TreeSet<>();
+      owners.forEach((stream, owner) -> {
+        if (owner.equals(name)) {
+          mine.add(stream);
+        }
+      });
+      if (!mine.isEmpty()) {
+        s.routing.put(name, Set.copyOf(mine));
+      } else if (claimed.isEmpty()) {
+        s.routing.put(name, null);
+      } else {
+        Set<String> rest = new java.util.TreeSet<>(streamNames);
+        rest.removeAll(claimed);
+        s.routing.put(name, Set.copyOf(rest));
+      }
+    }
+    return s;
+  }
+
+  /** The one endpoint that took every stream before, or null when that is ambiguous. */
+  private static String implicitOwner(Map<String, Set<String>> current) {
+    String only = null;
+    for (Map.Entry<String, Set<String>> e : current.entrySet()) {
+      if (e.getValue() == null) {
+        if (only != null) {
+          return null;
+        }
+        only = e.getKey();
+      }
+    }
+    return only;
+  }
+
+  private void validate(IoSpec spec, String what, String name, boolean input) {
+    try {
+      if (input) {
+        factory.validateSource(spec);
+      } else {
+        factory.validateDestination(spec);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ReconfigurationException(what + " '" + name + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static Set<String> names(List<String> list) {
+    return new HashSet<>(list);
+  }
+}
