@@ -16,8 +16,8 @@
  *       shutdown), {@link io.dataflow.core.internal.DirectDataflowEngine} (reusable rows, cached
  *       slots), {@link io.dataflow.core.ExecutionPolicy}, {@link io.dataflow.core.InputWindow}.
  *   <li>Service interfaces: {@link io.dataflow.core.spi.Monitor}, {@link io.dataflow.core.spi.Source},
- *       {@link io.dataflow.core.spi.OutputWriter}, {@link io.dataflow.core.spi.InputSession},
- *       {@link io.dataflow.core.spi.OutputSession}, {@link io.dataflow.core.internal.ControlHandler}.
+ *       {@link io.dataflow.core.spi.OutputWriter}, {@link io.dataflow.core.internal.InputSession},
+ *       {@link io.dataflow.core.internal.OutputSession}, {@link io.dataflow.core.internal.ControlHandler}.
  *   <li>Lifecycle plumbing, one copy for every runtime: {@link io.dataflow.core.internal.FailureGate}
  *       (first fatal error wins), {@link io.dataflow.core.internal.Teardown} (every step runs, errors
  *       joined), {@link io.dataflow.core.Backoff} and

@@ -23,7 +23,6 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import io.dataflow.reconfig.internal.ReconfigurationController;
 import io.dataflow.reconfig.internal.ReconfigurationPlanner;
-import io.dataflow.reconfig.internal.CutoverObserver;
 
 /**
  * The entry point for a runtime whose specification can be replaced live. It compiles the

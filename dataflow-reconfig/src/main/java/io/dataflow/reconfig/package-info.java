@@ -15,7 +15,7 @@
  *       {@code ReconfigurationPlanner}.
  *   <li>Application (fixed order, no rollback): the package-private
  *       {@code ReconfigurationController}, observable step by step through
- *       {@link io.dataflow.reconfig.internal.CutoverObserver}.
+ *       {@link io.dataflow.reconfig.CutoverObserver}.
  *   <li>Acknowledgements: {@link io.dataflow.reconfig.ReconfigurationAck},
  *       {@link io.dataflow.reconfig.ReconfigurationAckSink}, {@link io.dataflow.reconfig.AckQueue}.
  * </ul>

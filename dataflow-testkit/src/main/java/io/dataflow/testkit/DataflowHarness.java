@@ -15,7 +15,7 @@ import io.dataflow.io.Sinks;
 import io.dataflow.monitor.ContextTransferReport;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.reconfig.AckQueue;
-import io.dataflow.reconfig.internal.CutoverObserver;
+import io.dataflow.reconfig.CutoverObserver;
 import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
 import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.ReconfigurationAckSink;

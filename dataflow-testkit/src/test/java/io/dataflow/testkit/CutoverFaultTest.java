@@ -9,7 +9,7 @@ import io.dataflow.core.RuntimeState;
 import io.dataflow.reconfig.AckQueue;
 import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.Bindings;
-import io.dataflow.reconfig.internal.CutoverStep;
+import io.dataflow.reconfig.CutoverStep;
 import io.dataflow.reconfig.IoSpec;
 import io.dataflow.reconfig.ReconfigurationRequest;
 import java.time.Duration;
@@ -64,7 +64,7 @@ class CutoverFaultTest {
     ScriptedSource old = new ScriptedSource("old", log).neverEnd();
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC).source(old).destination("out", out)
         .ioFactory(new ScriptedIoFactory().failCreating("new"))
-        .cutoverObserver((step, plan) -> log.record("step " + step)).build()) {
+        .cutoverObserver(step -> log.record("step " + step)).build()) {
       ExitReport r = failingCutover(h, out, new ReconfigurationRequest(SPEC,
           new Bindings(endpoints("new", scripted("new")), null), null, "test"));
       // Detached during the cutover (once), before the shutdown closed the output.
@@ -116,7 +116,7 @@ class CutoverFaultTest {
     ScriptedSource added = new ScriptedSource("added", log).neverEnd();
     ScriptedIoFactory io = new ScriptedIoFactory().source("added", added).writer("extra", extra);
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC).destination("out", out).ioFactory(io)
-        .cutoverObserver((step, plan) -> {
+        .cutoverObserver(step -> {
           if (step == CutoverStep.APPLY_MONITOR) {
             throw new IllegalStateException("injected transfer failure");
           }
@@ -137,7 +137,7 @@ class CutoverFaultTest {
   void everythingIsAppliedWhenAcknowledgementDeliveryFails() {
     ScriptedSink out = new ScriptedSink("out", log);
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC).destination("out", out)
-        .cutoverObserver((step, plan) -> {
+        .cutoverObserver(step -> {
           if (step == CutoverStep.ACKNOWLEDGE) {
             throw new IllegalStateException("injected acknowledgement failure");
           }
@@ -180,7 +180,7 @@ class CutoverFaultTest {
   void theSevenApplicationStepsRunOnceEachInTheirFixedOrder() {
     List<CutoverStep> steps = new ArrayList<>();
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC)
-        .cutoverObserver((step, plan) -> steps.add(step)).build()) {
+        .cutoverObserver(step -> steps.add(step)).build()) {
       h.tick("x", 1);
       h.reconfigure(NEXT);
       assertThat(steps).containsExactly(CutoverStep.REBIND_INPUT, CutoverStep.FLUSH_ENGINE,
@@ -198,7 +198,7 @@ class CutoverFaultTest {
     ScriptedSource old = new ScriptedSource("old", log).neverEnd();
     ScriptedSource kept = new ScriptedSource("kept", log).neverEnd();
     try (DataflowHarness h = DataflowHarness.forSpec(SPEC).source(old).source(kept)
-        .cutoverObserver((step, plan) -> log.record("step " + step)).build()) {
+        .cutoverObserver(step -> log.record("step " + step)).build()) {
       h.tick("x", 1);
       // The barrier is queued first; the removed source then admits two ticks behind it.
       h.runtime().submitControl(new ReconfigurationRequest(NEXT,

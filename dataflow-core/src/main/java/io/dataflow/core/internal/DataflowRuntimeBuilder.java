@@ -3,8 +3,6 @@ package io.dataflow.core.internal;
 import java.time.Duration;
 import java.util.Objects;
 import io.dataflow.core.spi.Monitor;
-import io.dataflow.core.spi.InputSession;
-import io.dataflow.core.spi.OutputSession;
 import io.dataflow.core.ExecutionPolicy;
 import io.dataflow.core.DataflowRuntime;
 import io.dataflow.core.SystemClock;

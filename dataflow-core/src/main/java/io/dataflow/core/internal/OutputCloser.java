@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import io.dataflow.core.spi.OutputSession;
 
 /**
  * Closes an output on a thread of its own, so the owner loop can keep its shutdown deadline

@@ -28,8 +28,6 @@ import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.spi.Monitor;
 import io.dataflow.core.spi.RevisionedMonitor;
 import io.dataflow.core.spi.ControlRequest;
-import io.dataflow.core.spi.InputSession;
-import io.dataflow.core.spi.OutputSession;
 
 /**
  * The single-owner loop: one thread owns the monitor, the engine and the input and output

@@ -1,7 +1,5 @@
 package io.dataflow.core.internal;
 
-import io.dataflow.core.spi.InputSession;
-import io.dataflow.core.spi.OutputSession;
 import io.dataflow.core.Clock;
 import io.dataflow.core.ComponentException;
 

@@ -1,11 +1,9 @@
 package io.dataflow.core.spi;
 
-import io.dataflow.core.internal.ControlHandler;
-
 /**
  * A control item: travels in the ingress queue in the same order as data, so it is a barrier
  * (every batch admitted before it is evaluated before it takes effect). The runtime hands it to
- * the {@link ControlHandler}; a reconfiguration request is the main kind.
+ * its control handler; a reconfiguration request is the main kind.
  *
  * <p>Thread-safety: implementations are immutable.
  */

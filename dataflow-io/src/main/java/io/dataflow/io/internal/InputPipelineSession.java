@@ -1,6 +1,6 @@
 package io.dataflow.io.internal;
 
-import io.dataflow.core.spi.InputSession;
+import io.dataflow.core.internal.InputSession;
 import io.dataflow.core.spi.Source;
 import io.dataflow.core.internal.Teardown;
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package io.dataflow.io.internal;
 import io.dataflow.core.Backoff;
 import io.dataflow.core.Clock;
 import io.dataflow.core.ComponentException;
-import io.dataflow.core.spi.OutputSession;
+import io.dataflow.core.internal.OutputSession;
 import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.internal.RetryingOutputWriter;
 import io.dataflow.core.Row;

@@ -25,6 +25,8 @@ import io.dataflow.reconfig.RejectPolicy;
 import io.dataflow.reconfig.ReconfigurationAckSink;
 import io.dataflow.reconfig.IoFactory;
 import io.dataflow.reconfig.ReconfigurationRequest;
+import io.dataflow.reconfig.CutoverObserver;
+import io.dataflow.reconfig.CutoverStep;
 
 /**
  * The control path (docs/architecture/reconfiguration.md): decodes a request, plans it
@@ -135,34 +137,34 @@ public final class ReconfigurationController implements ControlHandler {
     RuntimeReconfigurationPlan plan = planned.plan();
     DirectDataflowEngine engine = runtime.engine();
 
-    observer.beforeStep(CutoverStep.REBIND_INPUT, plan);
+    observer.beforeStep(CutoverStep.REBIND_INPUT);
     evaluateUnderTheOldConfiguration(plan.input(), runtime);
     rebindInput(plan.input());
     inputOwners = new LinkedHashMap<>(planned.inputOwners());
 
-    observer.beforeStep(CutoverStep.FLUSH_ENGINE, plan);
+    observer.beforeStep(CutoverStep.FLUSH_ENGINE);
     engine.flush();
 
-    observer.beforeStep(CutoverStep.REBIND_OUTPUT, plan);
+    observer.beforeStep(CutoverStep.REBIND_OUTPUT);
     rebindOutput(plan.output());
     outputOwners = new LinkedHashMap<>(planned.outputOwners());
 
-    observer.beforeStep(CutoverStep.APPLY_MONITOR, plan);
+    observer.beforeStep(CutoverStep.APPLY_MONITOR);
     DataflowMonitor.Transition t = applyMonitor(plan, active);
     engine.replaceMonitor(t.monitor());
     transferReports.accept(t.report());
 
-    observer.beforeStep(CutoverStep.COMMIT_REVISIONS, plan);
+    observer.beforeStep(CutoverStep.COMMIT_REVISIONS);
     input.commitRevision(plan.input().interfaceChanged());
     output.commitRevision(plan.output().interfaceChanged());
     if (plan.interfaceChanged()) {
       runtime.setInterfaceRevision(runtime.interfaceRevision() + 1);
     }
 
-    observer.beforeStep(CutoverStep.REBUILD_LAYOUTS, plan);
+    observer.beforeStep(CutoverStep.REBUILD_LAYOUTS);
     engine.rebuildLayouts();
 
-    observer.beforeStep(CutoverStep.ACKNOWLEDGE, plan);
+    observer.beforeStep(CutoverStep.ACKNOWLEDGE);
     acks.deliver(new ReconfigurationAck(true, t.monitor().revision(),
         runtime.interfaceRevision(), plan.monitorChanged(), plan.interfaceChanged(),
         plan.monitor().kind(), t.monitor().nextTick(), null,

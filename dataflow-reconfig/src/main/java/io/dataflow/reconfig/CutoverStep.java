@@ -1,4 +1,4 @@
-package io.dataflow.reconfig.internal;
+package io.dataflow.reconfig;
 
 /** The application steps of a root cutover, in their fixed order. */
 public enum CutoverStep {

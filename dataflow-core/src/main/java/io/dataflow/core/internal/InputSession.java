@@ -1,6 +1,7 @@
-package io.dataflow.core.spi;
+package io.dataflow.core.internal;
 
 import io.dataflow.core.Tick;
+import io.dataflow.core.spi.SourceContext;
 
 /**
  * The active set of sources of a runtime (module {@code dataflow-io} provides

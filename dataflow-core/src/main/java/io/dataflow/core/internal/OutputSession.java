@@ -1,7 +1,7 @@
-package io.dataflow.core.spi;
+package io.dataflow.core.internal;
 
-import io.dataflow.core.internal.TimerQueue;
 import io.dataflow.core.Clock;
+import io.dataflow.core.spi.OutputWriter;
 
 /**
  * The active destinations of a runtime (module {@code dataflow-io} provides

@@ -1,0 +1,10 @@
+/**
+ * The stream language: compile a specification to a {@code DataflowProgram} and evaluate it
+ * with a {@code DataflowMonitor} ({@code io.dataflow.monitor}). The front end, the evaluator
+ * and the code generator are internal packages of this module and are not exported.
+ */
+module io.dataflow.monitor {
+  requires transitive io.dataflow.core;
+
+  exports io.dataflow.monitor;
+}

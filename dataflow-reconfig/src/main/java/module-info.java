@@ -1,0 +1,17 @@
+/**
+ * Live reconfiguration and the entry point for every runtime:
+ * {@code ReconfigurableDataflowRuntimeBuilder}, {@code RuntimeOptions}, requests and their
+ * acknowledgements ({@code io.dataflow.reconfig}). Planning, the ordered cutover and the plan
+ * records ({@code io.dataflow.reconfig.internal}) are exported only to the testkit, which
+ * injects faults between the cutover's steps.
+ */
+module io.dataflow.reconfig {
+  requires transitive io.dataflow.core;
+  requires transitive io.dataflow.monitor;
+  requires transitive io.dataflow.io;
+  requires com.fasterxml.jackson.databind;
+  requires org.slf4j;
+
+  exports io.dataflow.reconfig;
+  exports io.dataflow.reconfig.internal to io.dataflow.testkit;
+}
