@@ -5,7 +5,7 @@ package io.dataflow.core;
  * Wraps an error with the name of the component it came from ({@code sink:out},
  * {@code source:main}, ...), so the exit report can say which one failed.
  */
-public final class ComponentException extends RuntimeException {
+public final class ComponentException extends DataflowException {
   private static final long serialVersionUID = 1L;
   private final String component;
 
