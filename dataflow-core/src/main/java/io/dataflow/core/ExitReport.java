@@ -19,10 +19,12 @@ import java.util.List;
  * @param monitorRevision the final monitor revision
  * @param interfaceRevision the final interface revision
  * @param warnings warnings raised during the run (a full queue, later failures, ...)
+ * @param fatal why a failed run failed and what a restart can do (advice, whether the last
+ *     checkpoint stays resumable); null when the run completed or an operator cancelled it
  */
 public record ExitReport(Outcome outcome, String component, String reason, Throwable cause,
     long ticksIn, long ticksOut, DrainResult drain, MonitorRevision monitorRevision,
-    long interfaceRevision, List<String> warnings) {
+    long interfaceRevision, List<String> warnings, FatalReason fatal) {
 
   /** How the run ended. */
   public enum Outcome {

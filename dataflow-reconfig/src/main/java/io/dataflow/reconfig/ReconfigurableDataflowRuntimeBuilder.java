@@ -57,6 +57,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private CutoverObserver observer = CutoverObserver.NONE;
   private IoFactory ioFactory = new StandardIoFactory(System.out);
   private Consumer<String> warnings;
+  private Consumer<String> statusLines;
   private Consumer<ContextTransferReport> transferReports =
       r -> LOG.debug("context transfer: {}", r);
 
@@ -135,6 +136,15 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   /** How the runtime runs (default {@link RuntimeOptions#DEFAULTS}). */
   public ReconfigurableDataflowRuntimeBuilder options(RuntimeOptions value) {
     this.options = Objects.requireNonNull(value, "options");
+    return this;
+  }
+
+  /**
+   * Receives the periodic status line ({@link RuntimeOptions#statusEvery()}), on the owner
+   * thread; it must not block. Default: logged at INFO.
+   */
+  public ReconfigurableDataflowRuntimeBuilder statusLines(Consumer<String> value) {
+    this.statusLines = Objects.requireNonNull(value, "statusLines");
     return this;
   }
 
@@ -221,7 +231,8 @@ public final class ReconfigurableDataflowRuntimeBuilder {
         options.monitorOptions(), inputOwners, outputOwners);
     DataflowRuntimeBuilder runtime = new DataflowRuntimeBuilder().name(options.name())
         .clock(clock).policy(options.policy()).window(options.window())
-        .ingressCapacity(options.ingressCapacity()).closeTimeout(options.closeTimeout());
+        .ingressCapacity(options.ingressCapacity()).closeTimeout(options.closeTimeout())
+        .statusEvery(options.statusEvery(), statusLines);
     if (warnings != null) {
       runtime.warnings(warnings::accept);
     }

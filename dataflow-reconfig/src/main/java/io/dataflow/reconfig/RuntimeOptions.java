@@ -27,18 +27,21 @@ import java.util.Objects;
  * @param contextTransfer whether state moves to a replacement ({@code false}: InstallCold always)
  * @param rejectPolicy what a request that fails to plan does
  * @param monitorOptions the monitor's options (dynamic-property cache, generated code)
+ * @param statusEvery how often a status line is published (on the runtime's clock), or null
+ *     for never (the default)
  */
 public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow window,
     int ingressCapacity, Duration closeTimeout, TypingMode typingMode, boolean contextTransfer,
-    RejectPolicy rejectPolicy, DataflowMonitor.Options monitorOptions) {
+    RejectPolicy rejectPolicy, DataflowMonitor.Options monitorOptions, Duration statusEvery) {
 
   /**
    * Name {@code dataflow}, buffered output, no input window, a queue of 4096, 30 s to close,
-   * gradual typing, context transfer on, a rejected request ends the run, default monitor.
+   * gradual typing, context transfer on, a rejected request ends the run, default monitor, no
+   * status line.
    */
   public static final RuntimeOptions DEFAULTS = new RuntimeOptions("dataflow",
       ExecutionPolicy.BUFFERED, InputWindow.none(), 4096, Duration.ofSeconds(30),
-      TypingMode.GRADUAL, true, RejectPolicy.END_RUN, DataflowMonitor.Options.DEFAULT);
+      TypingMode.GRADUAL, true, RejectPolicy.END_RUN, DataflowMonitor.Options.DEFAULT, null);
 
   /** Validates the options. */
   public RuntimeOptions {
@@ -52,6 +55,9 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
     if (ingressCapacity < 1) {
       throw new IllegalArgumentException("ingressCapacity must be at least 1: " + ingressCapacity);
     }
+    if (statusEvery != null && (statusEvery.isNegative() || statusEvery.isZero())) {
+      throw new IllegalArgumentException("statusEvery must be positive: " + statusEvery);
+    }
     if (closeTimeout.isNegative()) {
       throw new IllegalArgumentException("closeTimeout must not be negative: " + closeTimeout);
     }
@@ -60,54 +66,60 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
   /** A copy with another name. */
   public RuntimeOptions withName(String value) {
     return new RuntimeOptions(value, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another flush policy. */
   public RuntimeOptions withPolicy(ExecutionPolicy value) {
     return new RuntimeOptions(name, value, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another input window. */
   public RuntimeOptions withWindow(InputWindow value) {
     return new RuntimeOptions(name, policy, value, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another ingress capacity. */
   public RuntimeOptions withIngressCapacity(int value) {
     return new RuntimeOptions(name, policy, window, value, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another close timeout. */
   public RuntimeOptions withCloseTimeout(Duration value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, value, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another typing mode. */
   public RuntimeOptions withTypingMode(TypingMode value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, value,
-        contextTransfer, rejectPolicy, monitorOptions);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with context transfer switched on or off. */
   public RuntimeOptions withContextTransfer(boolean value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        value, rejectPolicy, monitorOptions);
+        value, rejectPolicy, monitorOptions, statusEvery);
   }
 
   /** A copy with another reject policy. */
   public RuntimeOptions withRejectPolicy(RejectPolicy value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, value, monitorOptions);
+        contextTransfer, value, monitorOptions, statusEvery);
   }
 
   /** A copy with other monitor options. */
   public RuntimeOptions withMonitorOptions(DataflowMonitor.Options value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, value);
+        contextTransfer, rejectPolicy, value, statusEvery);
+  }
+
+  /** A copy that publishes a status line every {@code value} (null: never). */
+  public RuntimeOptions withStatusEvery(Duration value) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions, value);
   }
 }

@@ -69,6 +69,7 @@ public final class DataflowHarness implements AutoCloseable {
   private final List<ContextTransferReport> transfers = new ArrayList<>();
   private final Duration closeGrace;
   private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<String> statusLines = new ArrayList<>();
 
   private DataflowHarness(Builder b) {
     this.clock = b.clock;
@@ -81,6 +82,7 @@ public final class DataflowHarness implements AutoCloseable {
         .cutoverObserver(b.observer)
         .acknowledgements(b.ackSink != null ? b.ackSink : acks)
         .transferReports(transfers::add)
+        .statusLines(statusLines::add)
         .warnings(warnings::add);
     if (b.ioFactory != null) {
       rb.ioFactory(b.ioFactory);
@@ -326,6 +328,11 @@ public final class DataflowHarness implements AutoCloseable {
       throw new IllegalStateException("no request was accepted");
     }
     return transfers.get(transfers.size() - 1);
+  }
+
+  /** The periodic status lines published so far ({@link RuntimeOptions#statusEvery()}). */
+  public List<String> statusLines() {
+    return List.copyOf(statusLines);
   }
 
   /** The warnings raised so far (an undeclared input name, ...). */

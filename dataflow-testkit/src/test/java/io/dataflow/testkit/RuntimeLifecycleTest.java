@@ -260,4 +260,36 @@ class RuntimeLifecycleTest {
       slow.release();
     }
   }
+
+  @Test
+  void aPeriodicStatusLineReportsOneConsistentStatusWithRatesOnTheClock() {
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD)
+        .options(o -> o.withStatusEvery(Duration.ofSeconds(5))).build()) {
+      for (int i = 0; i < 10; i++) {
+        h.tick("x", i, "y", 1);
+      }
+      assertThat(h.statusLines()).isEmpty(); // nothing before the first period
+      h.advance(Duration.ofSeconds(5));
+      assertThat(h.statusLines()).containsExactly("status state=RUNNING ticks_in=10 (2/s) "
+          + "ticks_out=10 (2/s) queue=0 rejected=0 monitor_revision=0 interface_revision=0");
+      for (int i = 0; i < 5; i++) {
+        h.tick("x", i, "y", 1);
+      }
+      h.reconfigure(ADD + "\n");
+      h.advance(Duration.ofSeconds(5));
+      assertThat(h.statusLines()).hasSize(2).last().isEqualTo("status state=RUNNING "
+          + "ticks_in=15 (1/s) ticks_out=15 (1/s) queue=0 rejected=0 monitor_revision=1 "
+          + "interface_revision=0");
+      h.advance(Duration.ofSeconds(4));
+      assertThat(h.statusLines()).hasSize(2); // the next one is due at 15 s
+    }
+  }
+
+  @Test
+  void noStatusLineUnlessAsked() {
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD).build()) {
+      h.tick("x", 1, "y", 1).advance(Duration.ofMinutes(10));
+      assertThat(h.statusLines()).isEmpty();
+    }
+  }
 }

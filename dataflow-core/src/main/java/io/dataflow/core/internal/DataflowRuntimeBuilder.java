@@ -24,6 +24,8 @@ public final class DataflowRuntimeBuilder {
   int ingressCapacity = 4096;
   ControlHandler controlHandler;
   Duration closeTimeout = Duration.ofSeconds(30);
+  Duration statusEvery;
+  java.util.function.Consumer<String> statusLines;
   DirectDataflowEngine.Warnings warnings;
 
   /** A builder with the defaults. */
@@ -83,6 +85,19 @@ public final class DataflowRuntimeBuilder {
   /** Handles control items (required to accept any). */
   public DataflowRuntimeBuilder controlHandler(ControlHandler value) {
     this.controlHandler = value;
+    return this;
+  }
+
+  /**
+   * Publishes a status line every {@code every} of clock time to {@code lines} (from the owner
+   * thread); null turns it off (the default).
+   */
+  public DataflowRuntimeBuilder statusEvery(Duration every, java.util.function.Consumer<String> lines) {
+    if (every != null && (every.isNegative() || every.isZero())) {
+      throw new IllegalArgumentException("statusEvery must be positive: " + every);
+    }
+    this.statusEvery = every;
+    this.statusLines = lines;
     return this;
   }
 

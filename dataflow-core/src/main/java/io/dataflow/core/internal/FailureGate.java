@@ -1,5 +1,8 @@
 package io.dataflow.core.internal;
 
+import io.dataflow.core.FatalReason;
+import java.util.function.Consumer;
+
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +24,9 @@ public final class FailureGate {
    * @param component what failed ({@code monitor}, {@code sink:out}, {@code operator}, ...)
    * @param cause the error (for a cancel, an exception carrying the reason)
    * @param cancel true when an operator cancelled rather than something failing
+   * @param fatal why the run failed and what a restart can do; null for a cancel
    */
-  public record Failure(String component, Throwable cause, boolean cancel) {
+  public record Failure(String component, Throwable cause, boolean cancel, FatalReason fatal) {
     /** The message to report. */
     public String reason() {
       return cause.getMessage() == null ? cause.toString() : cause.getMessage();
@@ -30,6 +34,17 @@ public final class FailureGate {
   }
 
   private final AtomicReference<Failure> first = new AtomicReference<>();
+  private final Consumer<FatalReason> onFirstFatal;
+
+  /** A gate that only logs the first fatal reason. */
+  public FailureGate() {
+    this(reason -> {});
+  }
+
+  /** A gate that also hands the first fatal reason, once, to {@code onFirstFatal}. */
+  public FailureGate(Consumer<FatalReason> onFirstFatal) {
+    this.onFirstFatal = onFirstFatal;
+  }
 
   /**
    * Records a fatal error.
@@ -37,7 +52,7 @@ public final class FailureGate {
    * @return true when this was the first failure
    */
   public boolean fail(String component, Throwable cause) {
-    return record(new Failure(component, cause, false));
+    return record(new Failure(component, cause, false, FatalReason.of(component, cause)));
   }
 
   /**
@@ -46,11 +61,17 @@ public final class FailureGate {
    * @return true when this was the first failure
    */
   public boolean cancel(String reason) {
-    return record(new Failure("operator", new DataflowException("cancelled: " + reason), true));
+    return record(new Failure("operator", new DataflowException("cancelled: " + reason), true,
+        null));
   }
 
   private boolean record(Failure f) {
     if (first.compareAndSet(null, f)) {
+      if (f.fatal() != null) {
+        // Once per run, however many threads fail together: the operator reads one line.
+        LOG.error("{}", f.fatal().line());
+        onFirstFatal.accept(f.fatal());
+      }
       return true;
     }
     Failure winner = first.get();

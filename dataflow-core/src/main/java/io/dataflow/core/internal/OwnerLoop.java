@@ -63,6 +63,10 @@ public final class OwnerLoop implements DataflowRuntime {
   private final InputWindowBuffer window;
   private final ControlHandler controlHandler;
   private final Duration closeTimeout;
+  private final long statusEvery; // 0: no periodic status line
+  private final java.util.function.Consumer<String> statusLines;
+  private RuntimeStatus lastReported; // owner thread
+  private TimerQueue.Timer statusTimer; // owner thread
   private final FailureGate failures = new FailureGate();
   private final SourceContext api;
   private final Context context = new Context();
@@ -97,6 +101,8 @@ public final class OwnerLoop implements DataflowRuntime {
     this.output = b.output;
     this.controlHandler = b.controlHandler;
     this.closeTimeout = b.closeTimeout;
+    this.statusEvery = b.statusEvery == null ? 0 : b.statusEvery.toNanos();
+    this.statusLines = b.statusLines != null ? b.statusLines : line -> LOG.info("{}: {}", name, line);
     DirectDataflowEngine.Warnings sink = b.warnings == null ? this::warn : m -> {
       synchronized (warnings) {
         warnings.add(m);
@@ -346,6 +352,11 @@ public final class OwnerLoop implements DataflowRuntime {
     }
     clock.attach(timers);
     state = RuntimeState.RUNNING;
+    if (statusEvery > 0) {
+      publishStatus();
+      lastReported = status;
+      statusTimer = timers.schedule(now + statusEvery, this::reportStatus);
+    }
     try {
       output.open(clock, timers);
       input.open(source -> ingress.contextFor(source, false));
@@ -572,6 +583,9 @@ public final class OwnerLoop implements DataflowRuntime {
 
   private void terminate() {
     state = RuntimeState.TERMINATED;
+    if (statusTimer != null) {
+      statusTimer.cancel();
+    }
     ingress.terminate();
     reportUnevaluated();
     clock.detach(timers);
@@ -588,7 +602,8 @@ public final class OwnerLoop implements DataflowRuntime {
     }
     report = new ExitReport(outcome, f == null ? null : f.component(),
         f == null ? null : f.reason(), f == null ? null : f.cause(), engine.ticksIn(),
-        engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w);
+        engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w,
+        f == null ? null : f.fatal());
     publishStatus();
   }
 
@@ -619,12 +634,22 @@ public final class OwnerLoop implements DataflowRuntime {
     return interfaceRevision;
   }
 
+  /** The periodic status line: one status read, rates since the previous line. */
+  private void reportStatus() {
+    publishStatus();
+    RuntimeStatus now = status;
+    String line = now.line(lastReported);
+    lastReported = now;
+    statusTimer = timers.schedule(now.atNanos() + statusEvery, this::reportStatus);
+    statusLines.accept(line);
+  }
+
   private void publishStatus() {
     FailureGate.Failure f = failures.get();
     status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(),
         ingress.size() + carried.size(),
         ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
-        interfaceRevision());
+        interfaceRevision(), clock.nanoTime());
   }
 
   /** The name of this runtime (thread names, logs). */

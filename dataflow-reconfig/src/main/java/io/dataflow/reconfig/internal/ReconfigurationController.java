@@ -1,5 +1,9 @@
 package io.dataflow.reconfig.internal;
 
+import io.dataflow.core.ComponentException;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.dataflow.core.spi.ControlRequest;
 import io.dataflow.core.internal.ControlHandler;
 import io.dataflow.core.internal.DirectDataflowEngine;
@@ -63,6 +67,9 @@ public final class ReconfigurationController implements ControlHandler {
   private final Map<String, IoSpec> destinationSpecs = new HashMap<>();
   private Map<String, String> inputOwners = new LinkedHashMap<>();
   private Map<String, String> outputOwners = new LinkedHashMap<>();
+  // The cutover being applied (owner thread): the step under way and the steps completed.
+  private CutoverStep current;
+  private final List<CutoverStep> applied = new ArrayList<>();
 
   public ReconfigurationController(InputPipelineSession input, OutputPipelineSession output,
       ReconfigurationPlanner planner, IoFactory factory, ReconfigurationAckSink acks,
@@ -136,40 +143,57 @@ public final class ReconfigurationController implements ControlHandler {
       RuntimeContext runtime) throws Exception {
     RuntimeReconfigurationPlan plan = planned.plan();
     DirectDataflowEngine engine = runtime.engine();
+    applied.clear();
+    current = null;
+    try {
+      begin(CutoverStep.REBIND_INPUT);
+      evaluateUnderTheOldConfiguration(plan.input(), runtime);
+      rebindInput(plan.input());
+      inputOwners = new LinkedHashMap<>(planned.inputOwners());
 
-    observer.beforeStep(CutoverStep.REBIND_INPUT);
-    evaluateUnderTheOldConfiguration(plan.input(), runtime);
-    rebindInput(plan.input());
-    inputOwners = new LinkedHashMap<>(planned.inputOwners());
+      begin(CutoverStep.FLUSH_ENGINE);
+      engine.flush();
 
-    observer.beforeStep(CutoverStep.FLUSH_ENGINE);
-    engine.flush();
+      begin(CutoverStep.REBIND_OUTPUT);
+      rebindOutput(plan.output());
+      outputOwners = new LinkedHashMap<>(planned.outputOwners());
 
-    observer.beforeStep(CutoverStep.REBIND_OUTPUT);
-    rebindOutput(plan.output());
-    outputOwners = new LinkedHashMap<>(planned.outputOwners());
+      begin(CutoverStep.APPLY_MONITOR);
+      DataflowMonitor.Transition t = applyMonitor(plan, active);
+      engine.replaceMonitor(t.monitor());
+      transferReports.accept(t.report());
 
-    observer.beforeStep(CutoverStep.APPLY_MONITOR);
-    DataflowMonitor.Transition t = applyMonitor(plan, active);
-    engine.replaceMonitor(t.monitor());
-    transferReports.accept(t.report());
+      begin(CutoverStep.COMMIT_REVISIONS);
+      input.commitRevision(plan.input().interfaceChanged());
+      output.commitRevision(plan.output().interfaceChanged());
+      if (plan.interfaceChanged()) {
+        runtime.setInterfaceRevision(runtime.interfaceRevision() + 1);
+      }
 
-    observer.beforeStep(CutoverStep.COMMIT_REVISIONS);
-    input.commitRevision(plan.input().interfaceChanged());
-    output.commitRevision(plan.output().interfaceChanged());
-    if (plan.interfaceChanged()) {
-      runtime.setInterfaceRevision(runtime.interfaceRevision() + 1);
+      begin(CutoverStep.REBUILD_LAYOUTS);
+      engine.rebuildLayouts();
+
+      begin(CutoverStep.ACKNOWLEDGE);
+      acks.deliver(new ReconfigurationAck(true, t.monitor().revision(),
+          runtime.interfaceRevision(), plan.monitorChanged(), plan.interfaceChanged(),
+          plan.monitor().kind(), t.monitor().nextTick(), null,
+          plan.request().origin()));
+    } catch (ComponentException e) {
+      throw e; // the old monitor failed a tick of the boundary: a tick's failure, not the cutover's
+    } catch (Exception e) {
+      throw new CutoverFailedException(plan.request().origin(), applied, e);
     }
-
-    observer.beforeStep(CutoverStep.REBUILD_LAYOUTS);
-    engine.rebuildLayouts();
-
-    observer.beforeStep(CutoverStep.ACKNOWLEDGE);
-    acks.deliver(new ReconfigurationAck(true, t.monitor().revision(),
-        runtime.interfaceRevision(), plan.monitorChanged(), plan.interfaceChanged(),
-        plan.monitor().kind(), t.monitor().nextTick(), null,
-        plan.request().origin()));
   }
+
+  /** Starts a step: the previous one is complete. */
+  private void begin(CutoverStep step) throws Exception {
+    if (current != null) {
+      applied.add(current);
+    }
+    current = step;
+    observer.beforeStep(step);
+  }
+
 
   /**
    * The local boundary at the barrier: sources that are removed, replaced or whose streams change
