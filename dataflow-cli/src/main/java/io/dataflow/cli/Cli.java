@@ -16,6 +16,7 @@ import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
 import io.dataflow.reconfig.RequestException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -24,8 +25,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import picocli.CommandLine;
 
-/** The command line: parses arguments, runs a command, maps the outcome to an exit status. */
+/**
+ * The command line: runs a command that {@link Commands} parsed, maps the outcome to an exit
+ * status.
+ */
 final class Cli {
   static final int OK = 0;
   static final int FAILED = 1;
@@ -33,42 +39,26 @@ final class Cli {
 
   private Cli() {}
 
+  /** Runs {@code args} with stdout and stderr as pipes (no progress line): tests, embedding. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")
-        || args[0].equals("help")) {
-      (args.length == 0 ? err : out).print(Usage.TEXT);
-      return args.length == 0 ? INVALID : OK;
-    }
-    try {
-      switch (args[0]) {
-        case "run":
-          return runCommand(RunOptions.parse(args, true), out, err);
-        case "live":
-          return liveCommand(RunOptions.parse(args, false), in, out, err);
-        case "check":
-          return checkCommand(args, out, err);
-        default:
-          throw new UsageException("unknown command '" + args[0] + "'");
-      }
-    } catch (UsageException e) {
-      err.println("dataflow: " + e.getMessage() + " (see dataflow --help)");
+    return run(args, in, out, err, Environment.pipes());
+  }
+
+  /** Runs {@code args} in {@code env}, and returns the exit status. */
+  static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
+      Environment env) {
+    if (args.length == 0) {
+      err.print(Usage.TEXT);
       return INVALID;
     }
+    CommandLine cl = Commands.commandLine(new Commands.Context(in, out, err, env));
+    int status = cl.execute(args);
+    cl.getOut().flush();
+    cl.getErr().flush();
+    return status;
   }
 
-  static final class UsageException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String message) {
-      super(message);
-    }
-  }
-
-  private static int checkCommand(String[] args, PrintStream out, PrintStream err) {
-    if (args.length != 2) {
-      throw new UsageException("check takes one SPEC file");
-    }
-    Path spec = Path.of(args[1]);
+  static int checkCommand(Path spec, PrintStream out, PrintStream err) {
     try {
       DataflowProgram p = DataflowProgram.compile(spec.toString(), readSpec(spec));
       out.println(spec + ": ok (" + p.inputs().width() + " inputs, " + p.outputs().width()
@@ -83,24 +73,26 @@ final class Cli {
     }
   }
 
-  private static int runCommand(RunOptions options, PrintStream out, PrintStream err) {
+  static int runCommand(RunOptions options, Commands.Context ctx) {
+    PrintStream err = ctx.err();
     if (!Files.isReadable(options.inputFile())) {
       err.println(options.inputFile() + ": cannot read: " + (Files.exists(options.inputFile())
           ? "permission denied" : "no such file"));
       return INVALID;
     }
     Source trace = TraceFileSource.open("trace", options.inputFile());
-    return execute(options, trace, ExecutionPolicy.BUFFERED, out, err, false);
+    return execute(options, trace, ExecutionPolicy.BUFFERED, ctx, false);
   }
 
-  private static int liveCommand(RunOptions options, InputStream in, PrintStream out,
-      PrintStream err) {
-    Source stdin = JsonLinesSource.stream("stdin", in, "<stdin>");
-    return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, out, err, true);
+  static int liveCommand(RunOptions options, Commands.Context ctx) {
+    Source stdin = JsonLinesSource.stream("stdin", ctx.in(), "<stdin>");
+    return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, ctx, true);
   }
 
   private static int execute(RunOptions options, Source source, ExecutionPolicy policy,
-      PrintStream out, PrintStream err, boolean live) {
+      Commands.Context ctx, boolean live) {
+    PrintStream out = ctx.out();
+    PrintStream err = ctx.err();
     String text;
     try {
       text = readSpec(options.spec());
@@ -108,21 +100,30 @@ final class Cli {
       err.println(options.spec() + ": cannot read: " + describe(e));
       return INVALID;
     }
-    OutputWriter writer = options.format().equals("jsonl") ? Sinks.jsonLines(out)
-        : Sinks.text(out);
+    // The progress line of a run, only when stderr is a terminal: with pipes, the streams get
+    // exactly what they got before there was one.
+    Environment env = ctx.env();
+    ProgressLine progress = !live && env.stderrIsTerminal()
+        ? new ProgressLine(env.clock(), err) : null;
+    OutputStream stdout = progress != null && env.stdoutIsTerminal() ? progress.guard(out) : out;
+    Consumer<String> stderrLine = progress == null ? err::println : progress::message;
+    OutputWriter writer = options.format().equals("jsonl") ? Sinks.jsonLines(stdout)
+        : Sinks.text(stdout);
     DataflowRuntime runtime;
     try {
       runtime = ReconfigurableDataflowRuntimeBuilder.create()
           .specification(options.spec().toString(), text)
           .source(source)
           .destination("stdout", writer)
-          .options(o -> o.withPolicy(policy).withContextTransfer(options.contextTransfer()))
+          .options(o -> o.withPolicy(policy).withContextTransfer(options.contextTransfer())
+              .withStatusEvery(options.statusEvery()))
+          .statusLines(stderrLine)
           .acknowledgements(ack -> {
-            err.println(ack.toLine());
+            stderrLine.accept(ack.toLine());
             err.flush();
           })
-          .warnings(w -> err.println("warning: " + w))
-          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(out))
+          .warnings(w -> stderrLine.accept("warning: " + w))
+          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(stdout))
           .build();
     } catch (SpecException e) {
       err.println(e.getMessage());
@@ -151,8 +152,16 @@ final class Cli {
       } catch (IllegalStateException ignored) {
         // already shutting down
       }
-    } else {
+    } else if (progress == null) {
       report = runtime.runInCallerThread();
+    } else {
+      ProgressReporter reporter = ProgressReporter.start(progress,
+          () -> runtime.status().ticksIn(), env.clock());
+      try {
+        report = runtime.runInCallerThread();
+      } finally {
+        reporter.close(); // clears the line before the final messages
+      }
     }
     out.flush();
     return exitStatus(report, err);

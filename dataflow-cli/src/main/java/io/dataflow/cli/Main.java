@@ -9,12 +9,12 @@ public final class Main {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    int status = Cli.run(args, System.in, System.out, System.err);
+    int status = Cli.run(args, System.in, System.out, System.err, Environment.system());
     System.out.flush();
     System.exit(status);
   }
 
-  /** For tests: runs without exiting. */
+  /** For tests: runs without exiting, stdout and stderr as pipes. */
   static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
     return Cli.run(args, in, out, err);
   }

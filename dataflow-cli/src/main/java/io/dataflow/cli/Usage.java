@@ -1,6 +1,6 @@
 package io.dataflow.cli;
 
-/** The help text. */
+/** The help text of {@code dataflow --help} (each command's own comes from {@link Commands}). */
 final class Usage {
   static final String TEXT = String.join("\n",
       "usage: dataflow <command> [options]",
@@ -11,10 +11,13 @@ final class Usage {
       "  live SPEC [--format text|jsonl] [--no-context-transfer]",
       "        read JSON Lines ticks and {\"$reconfigure\": {...}} requests from stdin,",
       "        print outputs as they are produced",
+      "        (run and live: --status-every DURATION prints a status line on stderr)",
       "  check SPEC",
       "        compile SPEC and report the first error",
-      "  --help",
-      "        print this help",
+      "  help [COMMAND], --help, -h",
+      "        print this help, or a command's (also: dataflow COMMAND --help)",
+      "  --version, -V",
+      "        print the version",
       "",
       "exit status: 0 success, 1 the run failed (runtime error, rejected request, I/O),",
       "             2 the command line, the spec or the trace is invalid",

@@ -1,6 +1,7 @@
 /**
  * The {@code bin/dataflow} command line: {@code run}, {@code live}, {@code check}. Argument
- * parsing ({@code RunOptions}), the commands and the mapping of a run's
+ * parsing with picocli ({@code Commands}), the commands, the progress line of a long run on a
+ * terminal ({@code ProgressLine}, {@code ProgressReporter}) and the mapping of a run's
  * {@link io.dataflow.core.ExitReport} to the exit status of docs/cli.md#exit-status ({@code Cli}).
  * No logic of its own beyond wiring: everything it runs is library API.
  */

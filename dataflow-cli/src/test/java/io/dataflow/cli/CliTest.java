@@ -17,11 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 
 /** The command line in-process: conformance byte for byte, exit statuses, messages. */
 class CliTest {
@@ -207,5 +211,149 @@ class CliTest {
         dir.resolve("none.input").toString());
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("cannot read");
+  }
+  static final String RUN_USAGE = "Usage: dataflow run SPEC --input-file TRACE [--format text|jsonl]"
+      + " [--no-context-transfer]\n";
+  static final String LIVE_USAGE =
+      "Usage: dataflow live SPEC [--format text|jsonl] [--no-context-transfer]\n";
+  static final String CHECK_USAGE = "Usage: dataflow check SPEC\n";
+  static final String TOP_USAGE = "Usage: dataflow <command> [options]\n";
+
+  /** The project version from this module's pom (its own, or its parent's). */
+  static String projectVersion() throws Exception {
+    Path pom = Path.of(System.getProperty("basedir", ".")).resolve("pom.xml");
+    Element project = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(pom.toFile()).getDocumentElement();
+    for (String parent : new String[] {null, "parent"}) {
+      Element holder = parent == null ? project : child(project, parent);
+      Element version = holder == null ? null : child(holder, "version");
+      if (version != null) {
+        return version.getTextContent().trim();
+      }
+    }
+    throw new AssertionError("no version in " + pom);
+  }
+
+  private static Element child(Element parent, String name) {
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals(name)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void versionPrintsTheProjectVersion() throws Exception {
+    String expected = "dataflow " + projectVersion() + "\n";
+    for (String option : new String[] {"--version", "-V"}) {
+      Result r = cli("", option);
+      assertThat(r.status()).as(option).isZero();
+      assertThat(r.out()).as(option).isEqualTo(expected);
+      assertThat(r.err()).as(option).isEmpty();
+    }
+  }
+
+  @Test
+  void topLevelHelpIsTheOverviewOnStdout() {
+    for (String[] args : new String[][] {{"--help"}, {"-h"}, {"help"}}) {
+      Result r = cli("", args);
+      assertThat(r.status()).as(args[0]).isZero();
+      assertThat(r.out()).as(args[0]).isEqualTo(Usage.TEXT);
+      assertThat(r.err()).as(args[0]).isEmpty();
+    }
+  }
+
+  @Test
+  void everyCommandHasItsOwnHelpOnStdout() {
+    for (String command : new String[] {"run", "live", "check"}) {
+      Result help = cli("", command, "--help");
+      assertThat(help.status()).as(command).isZero();
+      assertThat(help.err()).as(command).isEmpty();
+      assertThat(help.out()).as(command).startsWith("Usage: dataflow " + command + " ")
+          .contains("SPEC").contains("-h, --help").contains("Exit status: 0 success");
+      assertThat(cli("", command, "-h")).as(command).isEqualTo(help);
+      assertThat(cli("", "help", command)).as(command).isEqualTo(help);
+    }
+    assertThat(cli("", "run", "--help").out()).contains("--input-file=TRACE")
+        .contains("--format=text|jsonl").contains("--no-context-transfer");
+  }
+
+  @Test
+  void withoutACommandTheOverviewGoesToStderrWithStatusTwo() {
+    Result r = cli("");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo(Usage.TEXT);
+  }
+
+  @Test
+  void usageErrorsNameTheProblemThenPrintTheUsageLine() {
+    String[][] cases = {
+        {"unknown command 'frobnicate'", TOP_USAGE, "frobnicate"},
+        {"unknown option '--bogus'", TOP_USAGE, "--bogus"},
+        {"unknown subcommand 'frobnicate'", TOP_USAGE, "help", "frobnicate"},
+        {"run needs a SPEC file", RUN_USAGE, "run"},
+        {"run needs a SPEC file", RUN_USAGE, "run", "--input-file", "t.input"},
+        {"run needs --input-file TRACE", RUN_USAGE, "run", "x.dsrv"},
+        {"--input-file needs a value", RUN_USAGE, "run", "x.dsrv", "--input-file"},
+        {"--format needs a value", RUN_USAGE, "run", "x.dsrv", "--input-file", "t", "--format"},
+        {"--format must be text or jsonl, not 'xml'", RUN_USAGE,
+            "run", "a.dsrv", "--input-file", "b", "--format", "xml"},
+        {"--format must be text or jsonl, not 'xml'", RUN_USAGE,
+            "run", "a.dsrv", "--input-file", "b", "--format=xml"},
+        {"unknown option '--bogus'", RUN_USAGE, "run", "a.dsrv", "--bogus", "--input-file", "b"},
+        {"unexpected argument 'b.dsrv'", RUN_USAGE, "run", "a.dsrv", "b.dsrv", "--input-file", "c"},
+        {"live needs a SPEC file", LIVE_USAGE, "live"},
+        {"live reads stdin; --input-file is for run", LIVE_USAGE,
+            "live", "a.dsrv", "--input-file", "b"},
+        {"unknown option '-x'", LIVE_USAGE, "live", "a.dsrv", "-x"},
+        {"check takes one SPEC file", CHECK_USAGE, "check"},
+        {"check takes one SPEC file", CHECK_USAGE, "check", "a.dsrv", "b.dsrv"},
+        {"unknown option '--format'", CHECK_USAGE, "check", "a.dsrv", "--format", "text"},
+    };
+    for (String[] c : cases) {
+      String[] args = Arrays.copyOfRange(c, 2, c.length);
+      Result r = cli("", args);
+      String what = String.join(" ", args);
+      assertThat(r.status()).as(what).isEqualTo(2);
+      assertThat(r.out()).as(what).isEmpty();
+      assertThat(r.err()).as(what).isEqualTo("dataflow: " + c[0] + " (see dataflow --help)\n"
+          + c[1]);
+    }
+  }
+
+  @Test
+  void optionsParseAsBeforeWhereverTheyStand() throws IOException {
+    Path spec = file("id.dsrv", "in x\nout z\nz = x\n");
+    Path input = file("x.input", "0: x = 1\n");
+    String jsonl = "{\"tick\":0,\"outputs\":{\"z\":1}}\n";
+    Result r = cli("", "run", "--format", "text", "--input-file=" + input, "--format=jsonl",
+        spec.toString());
+    assertThat(r).isEqualTo(new Result(0, jsonl, ""));
+    assertThat(cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--input-file", input.toString(), "--no-context-transfer")).isEqualTo(
+            new Result(0, "z[0] = Int(1)\n", ""));
+    assertThat(cli("", "check", spec.toString())).isEqualTo(
+        new Result(0, spec + ": ok (1 inputs, 1 outputs)\n", ""));
+  }
+
+  @Test
+  void statusEveryTakesAPositiveDurationAndLeavesTheOutputAlone() throws IOException {
+    Path spec = file("se.dsrv", "in x\nout z\nz = x\n");
+    Path input = file("se.input", "0: x = 1\n1: x = 2\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--status-every", "1h");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\nz[1] = Int(2)\n");
+    assertThat(r.err()).isEmpty(); // the run ends long before the first line is due
+    for (String bad : new String[] {"0s", "5", "-1s", "1.5s", "soon"}) {
+      Result e = cli("", "run", spec.toString(), "--input-file", input.toString(),
+          "--status-every", bad);
+      assertThat(e.status()).as(bad).isEqualTo(2);
+      assertThat(e.out()).isEmpty();
+      assertThat(e.err()).as(bad).startsWith("dataflow: --status-every must be a positive "
+          + "duration such as 5s or 500ms, not '" + bad + "' (see dataflow --help)\n");
+    }
   }
 }

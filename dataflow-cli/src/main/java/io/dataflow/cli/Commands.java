@@ -1,0 +1,317 @@
+package io.dataflow.cli;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IHelpSectionRenderer;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * The commands as picocli parses them: {@code run}, {@code live}, {@code check} and
+ * {@code help}, each with {@code --help}, and {@code dataflow --help}/{@code --version}. A
+ * command line that cannot be parsed is exit status 2 with the project's message and a usage
+ * line on stderr ({@link #usageError}); the commands themselves are {@link Cli}'s.
+ */
+final class Commands {
+  /** What a command runs with: the streams and the environment. */
+  record Context(InputStream in, PrintStream out, PrintStream err, Environment env) {}
+
+  static final String EXIT_STATUS = "%nExit status: 0 success, 1 the run failed (runtime error,"
+      + " rejected request, I/O),%n             2 the command line, the spec or the trace is"
+      + " invalid.";
+
+  private Commands() {}
+
+  /**
+   * The {@code dataflow} command line over {@code ctx}'s streams: help and version on stdout,
+   * the project's usage errors and messages on stderr.
+   */
+  static CommandLine commandLine(Context ctx) {
+    CommandLine cl = new CommandLine(new Dataflow(ctx));
+    cl.addSubcommand("run", new Run(ctx));
+    cl.addSubcommand("live", new Live(ctx));
+    cl.addSubcommand("check", new Check(ctx));
+    cl.addSubcommand("help", new CommandLine.HelpCommand());
+    // These settings reach the subcommands added above.
+    cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+    cl.setExpandAtFiles(false); // an argument @x names the file @x, as it always did
+    cl.setOverwrittenOptionsAllowed(true); // the last --format wins, as it always did
+    cl.setOut(new PrintWriter(ctx.out(), true));
+    cl.setErr(new PrintWriter(ctx.err(), true));
+    cl.setParameterExceptionHandler((ex, args) -> usageError(ex, args, ctx.err()));
+    cl.setExecutionExceptionHandler((ex, command, parsed) -> {
+      ctx.out().flush();
+      ctx.err().println("dataflow: internal error: " + ex);
+      ex.printStackTrace(ctx.err());
+      return Cli.FAILED;
+    });
+    // dataflow --help is the project's overview of the commands.
+    Map<String, IHelpSectionRenderer> sections = new LinkedHashMap<>();
+    sections.put("overview", help -> Usage.TEXT);
+    cl.getCommandSpec().usageMessage().sectionKeys(List.of("overview")).sectionMap(sections);
+    return cl;
+  }
+
+  /**
+   * Prints the error line {@code dataflow: <problem> (see dataflow --help)} and the usage line
+   * of the command it concerns ({@code Usage: dataflow run SPEC --input-file TRACE ...}) on
+   * stderr, and returns exit status 2.
+   */
+  static int usageError(ParameterException ex, String[] args, PrintStream err) {
+    err.println("dataflow: " + problem(ex, args) + " (see dataflow --help)");
+    err.println(usageLine(ex.getCommandLine()));
+    return Cli.INVALID;
+  }
+
+  /** {@code Usage: } and the synopsis of {@code command}, on one line. */
+  static String usageLine(CommandLine command) {
+    CommandLine.Help help = command.getHelp();
+    return (help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()))
+        .replaceAll("\\s*\\R\\s*", " ").strip();
+  }
+
+  /** The project's wording of a parse error (the texts the hand-written parser used). */
+  static String problem(ParameterException ex, String[] args) {
+    if (ex instanceof UsageException) {
+      return ex.getMessage();
+    }
+    CommandLine where = ex.getCommandLine();
+    String command = where.getCommandName();
+    boolean top = where.getParent() == null;
+    if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+      String arg = u.getUnmatched().get(0);
+      if (arg.startsWith("-")) {
+        return "unknown option '" + arg + "'";
+      }
+      if (top) {
+        return "unknown command '" + arg + "'";
+      }
+      return command.equals("check") ? "check takes one SPEC file"
+          : "unexpected argument '" + arg + "'";
+    }
+    if (ex instanceof MissingParameterException m && !m.getMissing().isEmpty()) {
+      for (ArgSpec a : m.getMissing()) {
+        String typed = a instanceof OptionSpec o ? typedName(o, args) : null;
+        if (typed != null) {
+          return typed + " needs a value";
+        }
+      }
+      for (ArgSpec a : m.getMissing()) {
+        if (a.isPositional()) {
+          return command.equals("check") ? "check takes one SPEC file"
+              : command + " needs a SPEC file";
+        }
+      }
+      OptionSpec o = (OptionSpec) m.getMissing().get(0);
+      return command + " needs " + o.longestName() + " " + o.paramLabel();
+    }
+    String message = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
+    message = message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
+    return message.isEmpty() ? message
+        : Character.toLowerCase(message.charAt(0)) + message.substring(1);
+  }
+
+  /**
+   * The name under which {@code option} was given ({@code --format} or {@code --format=}), or
+   * null; what follows {@code --} is not an option.
+   */
+  private static String typedName(OptionSpec option, String[] args) {
+    for (String arg : args) {
+      if (arg.equals("--")) {
+        break;
+      }
+      for (String name : option.names()) {
+        if (arg.equals(name) || arg.startsWith(name + "=")) {
+          return name;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** A usage error in the project's words, thrown while parsing (from an option's setter). */
+  static final class UsageException extends ParameterException {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(CommandSpec spec, String message) {
+      super(spec.commandLine(), message);
+    }
+  }
+
+  static String checkFormat(CommandSpec spec, String format) {
+    if (!format.equals("text") && !format.equals("jsonl")) {
+      throw new UsageException(spec, "--format must be text or jsonl, not '" + format + "'");
+    }
+    return format;
+  }
+
+  /** A duration such as {@code 5s}, {@code 500ms}, {@code 2m} or {@code 1h}, positive. */
+  static java.time.Duration checkDuration(CommandSpec spec, String text) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s|m|h)")
+        .matcher(text);
+    if (m.matches() && Long.parseLong(m.group(1)) > 0) {
+      long n = Long.parseLong(m.group(1));
+      switch (m.group(2)) {
+        case "ms":
+          return java.time.Duration.ofMillis(n);
+        case "s":
+          return java.time.Duration.ofSeconds(n);
+        case "m":
+          return java.time.Duration.ofMinutes(n);
+        default:
+          return java.time.Duration.ofHours(n);
+      }
+    }
+    throw new UsageException(spec, "--status-every must be a positive duration such as 5s or"
+        + " 500ms, not '" + text + "'");
+  }
+
+  /** {@code dataflow}: without a command, the overview on stderr and status 2. */
+  @Command(name = "dataflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
+      customSynopsis = "dataflow <command> [options]")
+  static final class Dataflow implements Callable<Integer> {
+    private final Context ctx;
+
+    Dataflow(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      ctx.err().print(Usage.TEXT);
+      return Cli.INVALID;
+    }
+  }
+
+  @Command(name = "run", sortOptions = false, footer = EXIT_STATUS,
+      customSynopsis = {"dataflow run SPEC --input-file TRACE [--format text|jsonl]",
+          "                    [--no-context-transfer]"},
+      description = {"Evaluates SPEC over the trace file TRACE and prints the outputs on stdout.",
+          "A run that takes more than a second shows its progress on stderr when stderr is a"
+              + " terminal."})
+  static final class Run implements Callable<Integer> {
+    private final Context ctx;
+    @Spec
+    CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
+    Path specFile;
+    @Option(names = "--input-file", paramLabel = "TRACE", required = true, order = 1,
+        description = "the trace file")
+    Path inputFile;
+    private String format = "text";
+    @Option(names = "--no-context-transfer", order = 3,
+        description = "start every replacement specification cold instead of moving state")
+    boolean noContextTransfer;
+    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
+        description = "print this help and exit")
+    boolean help;
+
+    Run(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    private java.time.Duration statusEvery;
+
+    @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
+        description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
+    void statusEvery(String value) {
+      statusEvery = checkDuration(spec, value);
+    }
+
+    @Option(names = "--format", paramLabel = "text|jsonl", order = 2,
+        description = "the output format: text (the default) or jsonl (JSON Lines)")
+    void format(String value) {
+      format = checkFormat(spec, value);
+    }
+
+    @Override
+    public Integer call() {
+      return Cli.runCommand(new RunOptions(specFile, inputFile, format, !noContextTransfer,
+          statusEvery), ctx);
+    }
+  }
+
+  @Command(name = "live", sortOptions = false, footer = EXIT_STATUS,
+      customSynopsis = "dataflow live SPEC [--format text|jsonl] [--no-context-transfer]",
+      description = {"Reads JSON Lines from stdin: one tick object per line ({\"x\": 1}) or a"
+          + " control line ({\"$reconfigure\": {...}}); prints the outputs as they are produced."})
+  static final class Live implements Callable<Integer> {
+    private final Context ctx;
+    @Spec
+    CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
+    Path specFile;
+    private String format = "text";
+    @Option(names = "--no-context-transfer", order = 3,
+        description = "start every replacement specification cold instead of moving state")
+    boolean noContextTransfer;
+    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
+        description = "print this help and exit")
+    boolean help;
+
+    Live(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    private java.time.Duration statusEvery;
+
+    @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
+        description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
+    void statusEvery(String value) {
+      statusEvery = checkDuration(spec, value);
+    }
+
+    @Option(names = "--format", paramLabel = "text|jsonl", order = 2,
+        description = "the output format: text (the default) or jsonl (JSON Lines)")
+    void format(String value) {
+      format = checkFormat(spec, value);
+    }
+
+    /** Not an option of live: named so that the error says where it belongs. */
+    @Option(names = "--input-file", hidden = true, arity = "0..1")
+    void inputFile(String ignored) {
+      throw new UsageException(spec, "live reads stdin; --input-file is for run");
+    }
+
+    @Override
+    public Integer call() {
+      return Cli.liveCommand(new RunOptions(specFile, null, format, !noContextTransfer,
+          statusEvery), ctx);
+    }
+  }
+
+  @Command(name = "check", footer = EXIT_STATUS, customSynopsis = "dataflow check SPEC",
+      description = {"Compiles SPEC and reports the first error."})
+  static final class Check implements Callable<Integer> {
+    private final Context ctx;
+    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
+    Path specFile;
+    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
+        description = "print this help and exit")
+    boolean help;
+
+    Check(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      return Cli.checkCommand(specFile, ctx.out(), ctx.err());
+    }
+  }
+}
