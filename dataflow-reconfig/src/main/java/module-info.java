@@ -1,9 +1,8 @@
 /**
  * Live reconfiguration and the entry point for every runtime:
  * {@code ReconfigurableDataflowRuntimeBuilder}, {@code RuntimeOptions}, requests and their
- * acknowledgements ({@code io.dataflow.reconfig}). Planning, the ordered cutover and the plan
- * records ({@code io.dataflow.reconfig.internal}) are exported only to the testkit, which
- * injects faults between the cutover's steps.
+ * acknowledgements, the cutover observer ({@code io.dataflow.reconfig}). Planning, the ordered
+ * cutover and the plan records ({@code io.dataflow.reconfig.internal}) are not exported.
  */
 module io.dataflow.reconfig {
   requires transitive io.dataflow.core;
@@ -13,5 +12,4 @@ module io.dataflow.reconfig {
   requires org.slf4j;
 
   exports io.dataflow.reconfig;
-  exports io.dataflow.reconfig.internal to io.dataflow.testkit;
 }

@@ -2,11 +2,16 @@ package io.dataflow.monitor;
 
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.SourceLocation;
-import io.dataflow.monitor.Ast.Expr;
+import io.dataflow.monitor.lang.Ast;
+import io.dataflow.monitor.lang.Canonical;
+import io.dataflow.monitor.lang.CheckedSpec;
+import io.dataflow.monitor.lang.Checker;
+import io.dataflow.monitor.lang.CompileError;
+import io.dataflow.monitor.lang.Compiler;
+import io.dataflow.monitor.lang.TypingLevel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -57,65 +62,40 @@ public final class DataflowProgram {
   private final String definitionKey;
   private final List<String> evaluationOrder;
 
-  // Compiler output used to build monitors (package-private, immutable by convention).
-  final Checker.Result checked;
-  final Map<Expr, Type> types;
-  final boolean[] needsCheck;
-  final Type[] streamTypes;
-  final int[] inputIndex;
-  final int[] outputIndex;
-  final boolean hasDynamic;
-  /** Whether any expression is a lambda (so function values can exist at run time). */
-  final boolean hasLambda;
+  /** The front end's output, from which monitors are built (immutable by convention). */
+  final CheckedSpec spec;
 
-  DataflowProgram(String name, String source, TypingMode typingMode, Checker.Result checked,
-      Map<Expr, Type> types, boolean[] needsCheck, boolean hasDynamic) {
-    this.name = name;
+  private DataflowProgram(String source, TypingMode typingMode, CheckedSpec spec) {
+    this.name = spec.file();
     this.source = source;
     this.typingMode = typingMode;
-    this.checked = checked;
-    this.types = types;
-    this.needsCheck = needsCheck;
-    this.hasDynamic = hasDynamic;
-    this.hasLambda = checked.streams().stream().anyMatch(st -> st.equation() != null
-        && Compiler.containsLambda(st.equation().expr()));
-    int n = checked.streams().size();
-    this.streamTypes = new Type[n];
+    this.spec = spec;
+    int n = spec.streams().size();
     List<StreamDefinition> defs = new ArrayList<>(n);
     List<String> in = new ArrayList<>();
     List<String> out = new ArrayList<>();
-    List<Integer> inIdx = new ArrayList<>();
-    List<Integer> outIdx = new ArrayList<>();
-    for (Checker.Stream s : checked.streams()) {
-      Type t = typingMode == TypingMode.UNTYPED || s.declared() == null ? Type.ANY : s.declared();
-      streamTypes[s.index()] = t;
+    for (Checker.Stream s : spec.streams()) {
       Role role = s.kind() == Ast.StreamKind.IN ? Role.INPUT
           : s.kind() == Ast.StreamKind.OUT ? Role.OUTPUT : Role.AUX;
       String typeText = s.declared() == null ? null : s.declared().toString();
       String canonical = s.equation() == null ? "input"
           : Canonical.print(s.equation().expr());
       String fingerprint = Canonical.hash((typeText == null ? "_" : typeText) + "|" + canonical);
-      Ast.Pos at = s.equation() != null ? s.equation().pos() : s.pos();
       defs.add(new StreamDefinition(s.name(), role, typeText, fingerprint,
-          checked.historyDepth()[s.index()], s.index(),
-          new SourceLocation(name, at.line(), at.column())));
+          spec.historyDepth()[s.index()], s.index(), spec.location(s.index())));
       if (role == Role.INPUT) {
         in.add(s.name());
-        inIdx.add(s.index());
       } else if (role == Role.OUTPUT) {
         out.add(s.name());
-        outIdx.add(s.index());
       }
     }
     this.streams = List.copyOf(defs);
     this.inputs = RowLayout.of(in);
     this.outputs = RowLayout.of(out);
-    this.inputIndex = inIdx.stream().mapToInt(Integer::intValue).toArray();
-    this.outputIndex = outIdx.stream().mapToInt(Integer::intValue).toArray();
     List<String> order = new ArrayList<>();
-    for (int i : checked.order()) {
-      if (checked.streams().get(i).equation() != null) {
-        order.add(checked.streams().get(i).name());
+    for (int i : spec.order()) {
+      if (spec.streams().get(i).equation() != null) {
+        order.add(spec.streams().get(i).name());
       }
     }
     this.evaluationOrder = List.copyOf(order);
@@ -153,8 +133,15 @@ public final class DataflowProgram {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(mode, "mode");
+    TypingLevel typing = switch (mode) {
+      case UNTYPED -> TypingLevel.UNTYPED;
+      case GRADUAL -> TypingLevel.GRADUAL;
+      case STRICT -> TypingLevel.STRICT;
+    };
     try {
-      return Compiler.compile(name, source, mode);
+      return new DataflowProgram(source, mode, Compiler.compile(name, source, typing));
+    } catch (CompileError e) {
+      throw SpecException.of(e);
     } catch (StackOverflowError e) {
       // The parser's limits should prevent this; compiling is pure, so nothing is left behind.
       throw new SpecException(new io.dataflow.core.SourceLocation(name, 1, 1),
@@ -184,7 +171,7 @@ public final class DataflowProgram {
 
   /** The stream with this name, if declared. */
   public Optional<StreamDefinition> stream(String streamName) {
-    Integer i = checked.byName().get(streamName);
+    Integer i = spec.byName().get(streamName);
     return i == null ? Optional.empty() : Optional.of(streams.get(i));
   }
 

@@ -2,6 +2,8 @@ package io.dataflow.monitor;
 
 import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.eval.Slot;
+import io.dataflow.monitor.eval.TypeCheck;
 
 /**
  * One input stream of a {@link DataflowMonitor}, set directly for the next
@@ -29,15 +31,14 @@ public final class MonitorInput {
   private final boolean acceptsFloat;
   private final boolean acceptsBool;
   private final boolean acceptsStr;
-  // The staged value (the fields of a Slot: the generated step reads them as constants' fields).
-  private byte tag = Kind.NOVAL;
-  private long bits;
-  private Object ref;
+  /** The staged value: the monitor's step (interpreted or generated) takes it from here. */
+  private final Slot staged;
 
-  MonitorInput(DataflowMonitor monitor, String name, TypeCheck.Compiled check) {
+  MonitorInput(DataflowMonitor monitor, String name, TypeCheck.Compiled check, Slot staged) {
     this.monitor = monitor;
     this.name = name;
     this.check = check;
+    this.staged = staged;
     this.acceptsInt = accepts(check, Kind.INT);
     this.acceptsFloat = accepts(check, Kind.FLOAT);
     this.acceptsBool = accepts(check, Kind.BOOL);
@@ -105,11 +106,7 @@ public final class MonitorInput {
     if (!acceptsStr) {
       throw refused("Str");
     }
-    tag = Kind.STR;
-    bits = 0;
-    if (ref != value) {
-      ref = value; // a reference store pays a GC barrier: only when it changes
-    }
+    staged.setRaw(Kind.STR, 0, value); // stores the reference only when it changes
   }
 
   /**
@@ -125,52 +122,26 @@ public final class MonitorInput {
       refused.setValue(value);
       throw refused(TypeCheck.describe(refused));
     }
-    tag = value.kind();
-    bits = Kind.bitsOf(value);
-    Object r = Kind.refOf(value);
-    if (ref != r) {
-      ref = r;
-    }
+    staged.setRaw(value.kind(), Kind.bitsOf(value), Kind.refOf(value));
   }
 
   /** Makes the input absent in the next step (the default for an input not set). */
   public void setNoVal() {
-    tag = Kind.NOVAL;
-    clearRef();
+    staged.setNoVal();
   }
 
   /** Whether a value is staged for the next step. */
   public boolean isStaged() {
-    return tag != Kind.NOVAL;
+    return staged.tag != Kind.NOVAL;
   }
 
   private void stage(byte kind, long payload) {
-    tag = kind;
-    bits = payload;
-    clearRef();
-  }
-
-  private void clearRef() {
-    if (ref != null) {
-      ref = null;
-    }
+    staged.setRaw(kind, payload, null);
   }
 
   private IllegalArgumentException refused(String got) {
     return new IllegalArgumentException("tick " + monitor.nextTick() + ": input '" + name
         + "' is declared " + check + " but got a value of type " + got);
-  }
-
-  /** The step takes the staged value into the input's cell; the input is NoVal until set. */
-  void moveInto(StreamCell c) {
-    byte t = tag;
-    c.overwriting(t);
-    if (t == Kind.NOVAL) {
-      c.setNoVal();
-    } else {
-      c.setRaw(t, bits, ref);
-      tag = Kind.NOVAL;
-    }
   }
 
   @Override

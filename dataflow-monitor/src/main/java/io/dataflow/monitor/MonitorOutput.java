@@ -2,6 +2,7 @@ package io.dataflow.monitor;
 
 import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.eval.StreamCell;
 
 /**
  * One output stream of a {@link DataflowMonitor}, read directly after a
@@ -31,7 +32,7 @@ public final class MonitorOutput {
   /** The stream's cell while this handle's monitor is the live one (a transfer hands it on). */
   private StreamCell cell() {
     StreamCell c = cell;
-    if (c.owner != monitor || monitor.isRetired()) {
+    if (c.owner != monitor.evaluator || monitor.isRetired()) {
       throw new IllegalStateException("output '" + c.name + "' belongs to a monitor that was "
           + "replaced; take the handle from the new monitor");
     }

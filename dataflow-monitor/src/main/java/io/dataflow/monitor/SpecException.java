@@ -2,6 +2,7 @@ package io.dataflow.monitor;
 
 import io.dataflow.core.DataflowException;
 import io.dataflow.core.SourceLocation;
+import io.dataflow.monitor.lang.CompileError;
 import java.util.List;
 
 /**
@@ -29,6 +30,14 @@ public final class SpecException extends DataflowException {
   SpecException(List<Diagnostic> diagnostics) {
     super(diagnostics.get(0).toString());
     this.diagnostics = List.copyOf(diagnostics);
+  }
+
+  /** The front end's errors, as the API reports them (with the front end's stack trace). */
+  static SpecException of(CompileError error) {
+    SpecException e = new SpecException(error.diagnostics().stream()
+        .map(d -> new Diagnostic(d.location(), d.message())).toList());
+    e.setStackTrace(error.getStackTrace());
+    return e;
   }
 
   /** Every error found, in source order; the first is the one in the message. */

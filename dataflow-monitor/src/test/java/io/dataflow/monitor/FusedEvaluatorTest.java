@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.eval.DynamicBodies;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,7 @@ class FusedEvaluatorTest {
     DataflowMonitor plain = DataflowMonitor.create(p, FUSED.withFused(false));
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
     String[] texts = {"x + y * 2", "default(x[1], 0) - y", "s % 1000 + x", "x > y"};
-    for (int t = 0; t < 3 * DynamicBodies.Instance.FUSE_AFTER; t++) {
+    for (int t = 0; t < 3 * DynamicBodies.FUSE_AFTER; t++) {
       Map<String, Value> in = new java.util.HashMap<>();
       if (rnd.nextInt(5) > 0) {
         in.put("x", Value.of(rnd.nextInt(100)));
@@ -71,8 +72,8 @@ class FusedEvaluatorTest {
       if (rnd.nextInt(5) > 0) {
         in.put("y", Value.of(rnd.nextInt(100)));
       }
-      if (t % DynamicBodies.Instance.FUSE_AFTER == 0) {
-        in.put("e", Value.of(texts[(t / DynamicBodies.Instance.FUSE_AFTER) % texts.length]));
+      if (t % DynamicBodies.FUSE_AFTER == 0) {
+        in.put("e", Value.of(texts[(t / DynamicBodies.FUSE_AFTER) % texts.length]));
       } else if (rnd.nextInt(50) == 0) {
         in.put("e", Value.DEFERRED);
       }

@@ -6,6 +6,8 @@ import static io.dataflow.monitor.Specs.valueOf;
 import static io.dataflow.monitor.Specs.where;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dataflow.monitor.lang.Canonical;
+import io.dataflow.monitor.lang.Parser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

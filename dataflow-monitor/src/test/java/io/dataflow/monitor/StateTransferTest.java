@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.eval.Node;
+import io.dataflow.monitor.eval.StreamCell;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -70,12 +72,12 @@ class StateTransferTest {
     m.evaluate(Map.of("x", Value.of(1)));
     // Interpreted after the transfer: the counting node below replaces y's root.
     DataflowMonitor next = transfer(m, after, DataflowMonitor.Fusion.OFF);
-    StreamCell y = next.cells[after.checked.byName().get("y")];
+    StreamCell y = next.evaluator.cells()[after.spec.byName().get("y")];
     int[] evaluations = {0};
     Node inner = y.root;
     y.root = new Node() {
       @Override
-      void eval() {
+      public void eval() {
         evaluations[0]++;
         inner.eval();
         set(inner);

@@ -7,6 +7,12 @@ import io.dataflow.core.MonitorException;
 import io.dataflow.core.Row;
 import io.dataflow.core.TickColumns;
 import io.dataflow.core.Value;
+import io.dataflow.monitor.eval.Node;
+import io.dataflow.monitor.eval.Nodes;
+import io.dataflow.monitor.eval.Slot;
+import io.dataflow.monitor.eval.StreamCell;
+import io.dataflow.monitor.eval.TemporalNodes;
+import io.dataflow.monitor.eval.TypedNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -169,7 +175,7 @@ class TickColumnsTest {
           assertThat(out.size()).as("seed=%d: ticks evaluated before the failure", seed)
               .isEqualTo(t);
           assertThat(columns.nextTick()).isEqualTo(first + t);
-          return new long[] {columns.loopTicks, columns.nextTick(), columns.denseBatches};
+          return new long[] {columns.loopTicks, columns.nextTick(), columns.evaluator.denseBatches};
         }
         for (int s = 0; s < out.width(); s++) {
           assertThat(out.get(s, t)).as("seed=%d batch %d tick %d output %s\n%s", seed, b, t,
@@ -184,7 +190,7 @@ class TickColumnsTest {
             .isEqualTo(state(rows));
       }
     }
-    return new long[] {columns.loopTicks, columns.nextTick(), columns.denseBatches};
+    return new long[] {columns.loopTicks, columns.nextTick(), columns.evaluator.denseBatches};
   }
 
   /**
@@ -196,7 +202,7 @@ class TickColumnsTest {
     StringBuilder sb = new StringBuilder();
     java.util.Set<Node> seen = java.util.Collections.newSetFromMap(
         new java.util.IdentityHashMap<>());
-    for (StreamCell c : m.cells) {
+    for (StreamCell c : m.evaluator.cells()) {
       sb.append(c.name).append(' ').append(slot(c)).append(" last present ")
           .append(slot(c.lastPresent()));
       if (c.ring != null) {
@@ -337,39 +343,12 @@ class TickColumnsTest {
     } catch (MonitorException derivedZero) {
       return; // a computed divisor (say x - x) is zero: the dense loop failed like the rows
     }
-    assertThat(m.denseBatches).as("seed=%d: dense batches of\n%s", seed, spec)
+    assertThat(m.evaluator.denseBatches).as("seed=%d: dense batches of\n%s", seed, spec)
         .isBetween(2L, 3L);
     // Every tick through a loop, unless the general loop is too large for the JIT (the count
     // of operators is an estimate of that): then the ticks before the rings are full of
     // present samples go one by one, and the dense loop takes the rest of the batch from there.
-    assertThat(m.loopTicks).isBetween(8 * (m.denseBatches - 1) + 1, 24L);
-  }
-
-  /**
-   * The dense check reads eight kinds at a time, backwards: it finds the last tick of another
-   * kind in its range, whatever the range, the tail and the other kinds before it.
-   */
-  @Test
-  void theDenseCheckFindsTheLastOtherKindInItsRangeAndNothingOutside() {
-    byte[] kinds = new byte[40];
-    java.util.Arrays.fill(kinds, io.dataflow.core.Kind.INT);
-    for (int from = 0; from < 12; from++) {
-      for (int to = from; to <= 40; to++) {
-        assertThat(DataflowMonitor.afterLastOther(kinds, from, to, io.dataflow.core.Kind.INT))
-            .isEqualTo(from);
-        for (int odd = 0; odd < 40; odd++) {
-          kinds[odd] = odd % 2 == 0 ? io.dataflow.core.Kind.NOVAL : io.dataflow.core.Kind.FLOAT;
-          kinds[odd / 2] = io.dataflow.core.Kind.DEFERRED; // another one, at or before it
-          int last = odd >= from && odd < to ? odd + 1
-              : odd / 2 >= from && odd / 2 < to ? odd / 2 + 1 : from;
-          assertThat(DataflowMonitor.afterLastOther(kinds, from, to, io.dataflow.core.Kind.INT))
-              .as("[%d, %d) with other kinds at %d and %d", from, to, odd / 2, odd)
-              .isEqualTo(last);
-          kinds[odd] = io.dataflow.core.Kind.INT;
-          kinds[odd / 2] = io.dataflow.core.Kind.INT;
-        }
-      }
-    }
+    assertThat(m.loopTicks).isBetween(8 * (m.evaluator.denseBatches - 1) + 1, 24L);
   }
 
   /**
@@ -394,7 +373,7 @@ class TickColumnsTest {
         in.setNoVal(0, 5); // the ring of x holds a NoVal until two ticks later
       }
       in.setSize(64);
-      long dense = columns.denseBatches;
+      long dense = columns.evaluator.denseBatches;
       columns.evaluate(in, out);
       for (int t = 0; t < 64; t++) {
         in.copyTo(t, rowIn);
@@ -402,7 +381,7 @@ class TickColumnsTest {
         assertThat(out.get(0, t)).isEqualTo(rowOut.get(0));
         assertThat(out.get(1, t)).isEqualTo(rowOut.get(1));
       }
-      assertThat(columns.denseBatches - dense).as("batch %d", b).isEqualTo(1);
+      assertThat(columns.evaluator.denseBatches - dense).as("batch %d", b).isEqualTo(1);
       assertThat(state(columns)).isEqualTo(state(rows));
     }
     assertThat(columns.loopTicks).isEqualTo(3 * 64);

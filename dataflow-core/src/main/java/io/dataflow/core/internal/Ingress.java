@@ -108,8 +108,10 @@ final class Ingress {
             + ") until the deadline", false);
       }
       wake();
-      Thread.onSpinWait();
-      clock.parkUntil(Math.min(deadlineNanos, now + 50_000));
+      // Wait on the clock for room (a manual clock lets the time pass at once, like every
+      // other timeout of the handle); re-check everything above after each slice.
+      clock.awaitUntil(Math.min(deadlineNanos, now + 50_000),
+          () -> terminated || queue.size() < queue.capacity());
     }
   }
 

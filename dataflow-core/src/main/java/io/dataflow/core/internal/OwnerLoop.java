@@ -147,7 +147,8 @@ public final class OwnerLoop implements DataflowRuntime {
   /**
    * Submits a control item; it takes effect after every tick admitted before it.
    *
-   * @throws IngressException when the queue stays full or the runtime stops accepting input
+   * @throws io.dataflow.core.IngressException when the queue stays full or the runtime stops
+   *     accepting input
    */
   public void submitControl(ControlRequest request, Duration timeout) {
     api.submitControl(Objects.requireNonNull(request, "request"), deadlineAfter(timeout));

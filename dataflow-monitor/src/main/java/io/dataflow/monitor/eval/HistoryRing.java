@@ -1,0 +1,168 @@
+package io.dataflow.monitor.eval;
+
+import io.dataflow.core.Kind;
+
+/**
+ * The last {@code depth} raw samples of a stream (NoVal included), preallocated. Samples are
+ * pushed once per tick, after the row succeeded. {@link #size()} counts the samples actually
+ * held, so a ring resized deeper invents nothing.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+public final class HistoryRing {
+  // Not final: a state transfer resizes the ring in place, so nodes holding it stay valid.
+  // Public for the generated code's inline reads (codegen.FusedCompiler); owner thread only.
+  /** The samples' kinds. */
+  public byte[] tags;
+  /** The samples' payloads. */
+  public long[] bits;
+  private Object[] refs;
+  /** Where the newest sample is, or -1. */
+  public int head = -1;
+  /** How many samples are held. */
+  public int size;
+
+  HistoryRing(int depth) {
+    if (depth <= 0) {
+      throw new IllegalArgumentException("depth must be positive: " + depth);
+    }
+    tags = new byte[depth];
+    bits = new long[depth];
+    refs = new Object[depth];
+  }
+
+  /** How many samples the ring holds at most. */
+  public int depth() {
+    return tags.length;
+  }
+
+  /** The number of samples held (at most the depth). */
+  public int size() {
+    return size;
+  }
+
+  /** Pushes this tick's sample (at the commit). */
+  public void push(Slot s) {
+    int h = head + 1;
+    if (h == tags.length) {
+      h = 0;
+    }
+    head = h;
+    tags[h] = s.tag;
+    bits[h] = s.bits;
+    Object r = s.ref;
+    if (refs[h] != r) {
+      refs[h] = r; // skip the GC write barrier when nothing changes (scalar history)
+    }
+    if (size < tags.length) {
+      size++;
+    }
+  }
+
+  /** Reads the sample committed {@code ago} ticks back (1 = the latest) into {@code out}. */
+  void read(int ago, Slot out) {
+    int i = head - (ago - 1);
+    if (i < 0) {
+      i += tags.length;
+    }
+    out.setRaw(tags[i], bits[i], refs[i]);
+  }
+
+  /** Generated batch code: the kind of the sample {@code ago} ticks back (NoVal if none). */
+  public byte tagAgo(int ago) {
+    if (ago > size) {
+      return Kind.NOVAL;
+    }
+    int i = head - (ago - 1);
+    return tags[i < 0 ? i + tags.length : i];
+  }
+
+  /** Generated batch code: the payload of the sample {@code ago} ticks back (0 if none). */
+  public long bitsAgo(int ago) {
+    if (ago > size) {
+      return 0;
+    }
+    int i = head - (ago - 1);
+    return bits[i < 0 ? i + tags.length : i];
+  }
+
+  /** Generated batch code: pushes a scalar sample (no reference). */
+  public void pushScalar(byte tag, long payload) {
+    int h = head + 1;
+    if (h == tags.length) {
+      h = 0;
+    }
+    head = h;
+    tags[h] = tag;
+    bits[h] = payload;
+    if (refs[h] != null) {
+      refs[h] = null;
+    }
+    if (size < tags.length) {
+      size++;
+    }
+  }
+
+  /** Generated batch code: whether the ring is full and every sample is of {@code kind}. */
+  public boolean fullOf(int kind) {
+    if (size < tags.length) {
+      return false;
+    }
+    for (byte t : tags) {
+      if (t != kind) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Generated batch code: after pushing every sample, how many of the newest are real. */
+  public void keepNewest(int count) {
+    size = count;
+  }
+
+  /** Resizes in place: a shallower ring keeps the newest samples, a deeper one invents none. */
+  void resize(int newDepth) {
+    if (newDepth <= 0) {
+      throw new IllegalArgumentException("depth must be positive: " + newDepth);
+    }
+    int keep = Math.min(size, newDepth);
+    byte[] t = new byte[newDepth];
+    long[] b = new long[newDepth];
+    Object[] r = new Object[newDepth];
+    Slot tmp = new Slot();
+    for (int ago = keep, i = 0; ago >= 1; ago--, i++) {
+      read(ago, tmp);
+      t[i] = tmp.tag;
+      b[i] = tmp.bits;
+      r[i] = tmp.ref;
+    }
+    tags = t;
+    bits = b;
+    refs = r;
+    size = keep;
+    head = keep - 1;
+  }
+
+  /** Forgets every sample. */
+  void clear() {
+    java.util.Arrays.fill(refs, null);
+    size = 0;
+    head = -1;
+  }
+
+  /** Renders the held samples, oldest first (for diagnostics). */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("[");
+    Slot tmp = new Slot();
+    for (int ago = size; ago >= 1; ago--) {
+      read(ago, tmp);
+      sb.append(tmp.tag == Kind.FUNCTION ? "Function" : tmp.toValue().toString());
+      if (ago > 1) {
+        sb.append(", ");
+      }
+    }
+    return sb.append(']').toString();
+  }
+}
