@@ -69,6 +69,15 @@ public final class InMemorySource implements Source {
   }
 
   @Override
+  public void resumeAfter(long items) {
+    if (items < 0 || items > this.items.size()) {
+      throw new IllegalArgumentException("source '" + name + "' has " + this.items.size()
+          + " items; cannot resume after " + items);
+    }
+    next = (int) items; // an item is one element: a tick or a control item
+  }
+
+  @Override
   public void open(SourceContext ctx) {
     this.context = ctx;
   }

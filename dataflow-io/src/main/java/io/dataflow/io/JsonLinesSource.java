@@ -46,6 +46,7 @@ public final class JsonLinesSource implements Source {
   private Object held;
   private volatile boolean closed;
   private Thread reader;
+  private long skip;
 
   private JsonLinesSource(String name, String fileName, Path path, InputStream stream) {
     this.name = name;
@@ -70,10 +71,29 @@ public final class JsonLinesSource implements Source {
   }
 
   @Override
+  public void resumeAfter(long items) {
+    if (items < 0) {
+      throw new IllegalArgumentException("negative position: " + items);
+    }
+    this.skip = items;
+  }
+
+  /** Drops the items a checkpoint says were evaluated (each line is one item). */
+  private void skipResumed() throws IOException {
+    for (long i = 0; i < skip; i++) {
+      if (nextItem() == null) {
+        throw new IOException(fileName + " has " + i + " items, but the checkpoint to resume"
+            + " from consumed " + skip);
+      }
+    }
+  }
+
+  @Override
   public void open(SourceContext ctx) throws IOException {
     this.context = ctx;
     if (path != null) {
       in = Files.newBufferedReader(path, StandardCharsets.UTF_8);
+      skipResumed();
       return;
     }
     in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
@@ -84,6 +104,7 @@ public final class JsonLinesSource implements Source {
   /** Live mode: submit each line as it arrives, in order. */
   private void readLoop() {
     try {
+      skipResumed();
       while (!closed) {
         Object item = nextItem();
         if (item == null) {

@@ -32,6 +32,7 @@ public final class TraceFileSource implements Source {
   private final String fileName;
   private TraceReader trace;
   private SourceContext context;
+  private long skip;
   /** The next item to deliver: a batch, a control request, END or the error. */
   private Object held;
   private Object lookahead;
@@ -60,9 +61,25 @@ public final class TraceFileSource implements Source {
   }
 
   @Override
+  public void resumeAfter(long items) {
+    if (items < 0) {
+      throw new IllegalArgumentException("negative position: " + items);
+    }
+    this.skip = items;
+  }
+
+  @Override
   public void open(SourceContext ctx) throws IOException {
     this.context = ctx;
     this.trace = path != null ? TraceReader.open(path) : new TraceReader(fileName, reader);
+    // Resuming: the items a checkpoint says were evaluated are read again and dropped (the
+    // reader must see them to know the tick numbers and shapes that follow).
+    for (long i = 0; i < skip; i++) {
+      if (trace.next() == null) {
+        throw new IOException(fileName + " has " + i + " items, but the checkpoint to resume"
+            + " from consumed " + skip);
+      }
+    }
   }
 
   @Override

@@ -116,7 +116,9 @@ class PullSourceTest {
       ctx.drain();
     }
     source.close();
-    assertThat(ctx.refusals).isPositive();
+    if (ctx.delivered.size() > 1) {
+      assertThat(ctx.refusals).isPositive(); // more than one item met a full slot
+    }
     return ctx.delivered;
   }
 
@@ -193,5 +195,51 @@ class PullSourceTest {
     src.add(Tick.of("x", io.dataflow.core.Value.of(2)));
     List<Object> items = run(InMemorySource.ofItems("in", src));
     assertThat(describe(items)).containsExactly("{x=Int(1)}", "control", "{x=Int(2)}", "END");
+  }
+
+  @Test
+  void eachFileSourceResumesAfterTheItemsACheckpointCounted(@TempDir Path dir) throws Exception {
+    StringBuilder trace = new StringBuilder();
+    StringBuilder jsonl = new StringBuilder();
+    List<Object> memory = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      trace.append(i).append(": x = ").append(i).append('\n');
+      jsonl.append("{\"x\": ").append(i).append("}\n");
+      memory.add(Tick.of("x", io.dataflow.core.Value.of(i)));
+      if (i == 20) {
+        trace.append("@reconfigure {specification: \"in x\\nout z = x\"}\n");
+        jsonl.append("{\"$reconfigure\": {\"specification\": \"in x\"}}\n");
+        memory.add(new EncodedControlRequest("{specification: 'in x'}", null));
+      }
+    }
+    Path jsonlFile = dir.resolve("t.jsonl");
+    Files.writeString(jsonlFile, jsonl.toString());
+    for (int k : new int[] {0, 1, 20, 21, 22, 41}) {
+      List<String> all = describe(run(TraceFileSource.of("in",
+          new StringReader(trace.toString()), "t.input")));
+      // Items are ticks and control items, as the runtime counts them.
+      List<String> expected = all.subList(k, all.size());
+      Source t = TraceFileSource.of("in", new StringReader(trace.toString()), "t.input");
+      t.resumeAfter(k);
+      assertThat(describe(run(t))).as("trace after %d", k).containsExactlyElementsOf(expected);
+      Source j = JsonLinesSource.file("in", jsonlFile);
+      j.resumeAfter(k);
+      assertThat(describe(run(j))).as("jsonl after %d", k).containsExactlyElementsOf(expected);
+      Source m = InMemorySource.ofItems("in", memory);
+      m.resumeAfter(k);
+      assertThat(describe(run(m))).as("memory after %d", k).containsExactlyElementsOf(expected);
+    }
+  }
+
+  @Test
+  void resumingPastTheEndOfTheInputSaysSo() throws Exception {
+    Source t = TraceFileSource.of("in", new StringReader("0: x = 1\n1: x = 2\n"), "t.input");
+    t.resumeAfter(5);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.open(new OneSlot()))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessage("t.input has 2 items, but the checkpoint to resume from consumed 5");
+    Source m = InMemorySource.ofItems("in", List.of(Tick.of("x", io.dataflow.core.Value.of(1))));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> m.resumeAfter(2))
+        .hasMessage("source 'in' has 1 items; cannot resume after 2");
   }
 }

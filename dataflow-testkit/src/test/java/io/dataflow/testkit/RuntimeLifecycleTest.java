@@ -292,4 +292,19 @@ class RuntimeLifecycleTest {
       assertThat(h.statusLines()).isEmpty();
     }
   }
+
+  @Test
+  void theRuntimeCountsTheItemsItTookFromEachSourceForACheckpointsPositions() {
+    ScriptedSource feed = new ScriptedSource("feed", new CallLog())
+        .batch(Values.row("x", 1, "y", 1), Values.row("x", 2, "y", 2))
+        .control(io.dataflow.reconfig.ReconfigurationRequest.of(ADD + "\n"))
+        .batch(Values.row("x", 3, "y", 3)).neverEnd();
+    try (DataflowHarness h = DataflowHarness.forSpec(ADD).source(feed).build()) {
+      h.tick("x", 9, "y", 9);
+      io.dataflow.core.internal.OwnerLoop loop = (io.dataflow.core.internal.OwnerLoop) h.runtime();
+      // Three ticks and one control item from the source, one tick through the handle.
+      assertThat(loop.consumedItems()).containsExactly(java.util.Map.entry("api", 1L),
+          java.util.Map.entry("feed", 4L));
+    }
+  }
 }

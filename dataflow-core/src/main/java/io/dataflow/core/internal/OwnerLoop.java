@@ -77,6 +77,7 @@ public final class OwnerLoop implements DataflowRuntime {
    * {@link RuntimeContext#evaluateAdmitted}); handled before the queue, in order. Owner only.
    */
   private final ArrayDeque<Ingress.Item> carried = new ArrayDeque<>();
+  private final java.util.Map<String, long[]> consumedItems = new java.util.HashMap<>(); // owner
 
   // Owner-thread state.
   private RuntimeState state = RuntimeState.NEW;
@@ -430,6 +431,26 @@ public final class OwnerLoop implements DataflowRuntime {
     return work;
   }
 
+  /** Counts what a source delivered and the owner took: ticks and control items. */
+  private void consumed(String source, int items) {
+    long[] n = consumedItems.get(source);
+    if (n == null) {
+      consumedItems.put(source, n = new long[1]);
+    }
+    n[0] += items;
+  }
+
+  /**
+   * How many items (ticks and control items) the runtime has taken from each source so far, by
+   * source name: a source's position for a checkpoint taken now, between two items (owner
+   * thread only; the runtime's own handle is {@link DataflowRuntime#API_SOURCE}).
+   */
+  public java.util.Map<String, Long> consumedItems() {
+    java.util.Map<String, Long> out = new java.util.TreeMap<>();
+    consumedItems.forEach((k, v) -> out.put(k, v[0]));
+    return out;
+  }
+
   /** The next admitted item: what a barrier carried first, then the queue. */
   private Ingress.Item nextItem() {
     Ingress.Item item = carried.poll();
@@ -464,6 +485,7 @@ public final class OwnerLoop implements DataflowRuntime {
           for (int i = 0, n = batch.size(); i < n; i++) {
             window.accept(input.admit(d.source(), batch.get(i)), now);
           }
+          consumed(d.source(), batch.size());
           ticks += batch.size();
         } else {
           past.add(item.source()); // its control item, end or failure keeps its place
@@ -486,7 +508,9 @@ public final class OwnerLoop implements DataflowRuntime {
         for (int i = 0, n = ticks.size(); i < n; i++) {
           window.accept(input.admit(d.source(), ticks.get(i)), now);
         }
+        consumed(d.source(), ticks.size());
       } else if (item instanceof Ingress.Control c) {
+        consumed(c.source(), 1); // a control item is one item of its source's input
         window.flush();
         if (controlHandler == null) {
           throw new ComponentException("control", new DataflowException(

@@ -29,6 +29,23 @@ public interface Source {
     return 0;
   }
 
+  /**
+   * Resumes after a checkpoint: the first {@code items} items of this source's input (its ticks
+   * and control items, in the order it delivers them, as the runtime counted them when it took
+   * the checkpoint) were already evaluated, so delivery continues with the next one. Called at
+   * most once, before {@link #open}. The default refuses to resume from anywhere but the start:
+   * a source that cannot find its place again must not pretend to.
+   *
+   * @throws UnsupportedOperationException when this source cannot resume
+   * @throws Exception when the input has fewer items than that, or cannot be read
+   */
+  default void resumeAfter(long items) throws Exception {
+    if (items != 0) {
+      throw new UnsupportedOperationException("source '" + name()
+          + "' cannot resume from a checkpoint");
+    }
+  }
+
   /** Stops producing and releases resources. Called once. */
   void close() throws Exception;
 }
