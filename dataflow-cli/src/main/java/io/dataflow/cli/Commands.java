@@ -12,6 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IHelpSectionRenderer;
 import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -198,6 +199,38 @@ final class Commands {
     }
   }
 
+  /** What {@code run} and {@code live} share: the specification and the output options. */
+  static final class RunAndLive {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
+    Path specFile;
+    private String format = "text";
+    private java.time.Duration statusEvery;
+    @Option(names = "--no-context-transfer", order = 3,
+        description = "start every replacement specification cold instead of moving state")
+    boolean noContextTransfer;
+    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
+        description = "print this help and exit")
+    boolean help;
+
+    @Option(names = "--format", paramLabel = "text|jsonl", order = 2,
+        description = "the output format: text (the default) or jsonl (JSON Lines)")
+    void format(String value) {
+      format = checkFormat(spec, value);
+    }
+
+    @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
+        description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
+    void statusEvery(String value) {
+      statusEvery = checkDuration(spec, value);
+    }
+
+    RunOptions options(Path inputFile) {
+      return new RunOptions(specFile, inputFile, format, !noContextTransfer, statusEvery);
+    }
+  }
+
   @Command(name = "run", sortOptions = false, footer = EXIT_STATUS,
       customSynopsis = {"dataflow run SPEC --input-file TRACE [--format text|jsonl]",
           "                    [--no-context-transfer]"},
@@ -206,43 +239,19 @@ final class Commands {
               + " terminal."})
   static final class Run implements Callable<Integer> {
     private final Context ctx;
-    @Spec
-    CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
-    Path specFile;
+    @Mixin
+    RunAndLive common;
     @Option(names = "--input-file", paramLabel = "TRACE", required = true, order = 1,
         description = "the trace file")
     Path inputFile;
-    private String format = "text";
-    @Option(names = "--no-context-transfer", order = 3,
-        description = "start every replacement specification cold instead of moving state")
-    boolean noContextTransfer;
-    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
-        description = "print this help and exit")
-    boolean help;
 
     Run(Context ctx) {
       this.ctx = ctx;
     }
 
-    private java.time.Duration statusEvery;
-
-    @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
-        description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
-    void statusEvery(String value) {
-      statusEvery = checkDuration(spec, value);
-    }
-
-    @Option(names = "--format", paramLabel = "text|jsonl", order = 2,
-        description = "the output format: text (the default) or jsonl (JSON Lines)")
-    void format(String value) {
-      format = checkFormat(spec, value);
-    }
-
     @Override
     public Integer call() {
-      return Cli.runCommand(new RunOptions(specFile, inputFile, format, !noContextTransfer,
-          statusEvery), ctx);
+      return Cli.runCommand(common.options(inputFile), ctx);
     }
   }
 
@@ -254,32 +263,11 @@ final class Commands {
     private final Context ctx;
     @Spec
     CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
-    Path specFile;
-    private String format = "text";
-    @Option(names = "--no-context-transfer", order = 3,
-        description = "start every replacement specification cold instead of moving state")
-    boolean noContextTransfer;
-    @Option(names = {"-h", "--help"}, usageHelp = true, order = 4,
-        description = "print this help and exit")
-    boolean help;
+    @Mixin
+    RunAndLive common;
 
     Live(Context ctx) {
       this.ctx = ctx;
-    }
-
-    private java.time.Duration statusEvery;
-
-    @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
-        description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
-    void statusEvery(String value) {
-      statusEvery = checkDuration(spec, value);
-    }
-
-    @Option(names = "--format", paramLabel = "text|jsonl", order = 2,
-        description = "the output format: text (the default) or jsonl (JSON Lines)")
-    void format(String value) {
-      format = checkFormat(spec, value);
     }
 
     /** Not an option of live: named so that the error says where it belongs. */
@@ -290,8 +278,7 @@ final class Commands {
 
     @Override
     public Integer call() {
-      return Cli.liveCommand(new RunOptions(specFile, null, format, !noContextTransfer,
-          statusEvery), ctx);
+      return Cli.liveCommand(common.options(null), ctx);
     }
   }
 

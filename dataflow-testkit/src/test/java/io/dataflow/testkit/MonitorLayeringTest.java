@@ -1,23 +1,12 @@
 package io.dataflow.testkit;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaCodeUnit;
-import com.tngtech.archunit.core.domain.JavaField;
-import com.tngtech.archunit.core.domain.JavaMember;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.lang.ConditionEvents;
-import com.tngtech.archunit.lang.SimpleConditionEvent;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,45 +66,6 @@ class MonitorLayeringTest {
     slices().matching("io.dataflow.monitor.(*)..").should().beFreeOfCycles().check(MONITOR);
   }
 
-  @Test
-  void noPublicSignatureOfTheApiNamesAnInternalType() {
-    classes().that().resideInAPackage(API).and().arePublic()
-        .should(exposeNoInternalType()).check(MONITOR);
-  }
-
-  /**
-   * Public and protected members: no parameter, return, field or thrown type (nor an array of
-   * one) is in a subpackage of the API package.
-   */
-  private static ArchCondition<JavaClass> exposeNoInternalType() {
-    return new ArchCondition<>("expose no type of the monitor's internal packages") {
-      @Override
-      public void check(JavaClass c, ConditionEvents events) {
-        List<JavaMember> members = new ArrayList<>();
-        members.addAll(c.getMethods());
-        members.addAll(c.getConstructors());
-        members.addAll(c.getFields());
-        for (JavaMember m : members) {
-          if (!m.getModifiers().contains(JavaModifier.PUBLIC)
-              && !m.getModifiers().contains(JavaModifier.PROTECTED)) {
-            continue;
-          }
-          List<JavaClass> types = new ArrayList<>();
-          if (m instanceof JavaCodeUnit u) {
-            types.add(u.getRawReturnType());
-            types.addAll(u.getRawParameterTypes());
-            u.getThrowsClause().getTypes().forEach(types::add);
-          } else if (m instanceof JavaField f) {
-            types.add(f.getRawType());
-          }
-          for (JavaClass t : types) {
-            if (t.getBaseComponentType().getPackageName().startsWith(API + ".")) {
-              events.add(SimpleConditionEvent.violated(m, m.getFullName() + " exposes "
-                  + t.getName()));
-            }
-          }
-        }
-      }
-    };
-  }
+  // That no public signature of the API names an internal type is ArchitectureTest's rule,
+  // for every module's API at once.
 }
