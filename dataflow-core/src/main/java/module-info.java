@@ -6,6 +6,8 @@
  */
 module io.dataflow.core {
   requires org.jctools.core;
+  // JCTools' queues use sun.misc.Unsafe, which lives there on the module path.
+  requires jdk.unsupported;
   requires org.slf4j;
 
   exports io.dataflow.core;

@@ -86,6 +86,32 @@ final class Commands {
         .replaceAll("\\s*\\R\\s*", " ").strip();
   }
 
+  /** The first argument of {@code command} that looks like an option it does not have. */
+  private static String firstUnknownOption(CommandLine command, String[] args) {
+    int from = 0;
+    if (command.getParent() != null) {
+      from = java.util.Arrays.asList(args).indexOf(command.getCommandName()) + 1;
+    }
+    Map<String, OptionSpec> known = command.getCommandSpec().optionsMap();
+    for (int i = from; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--")) {
+        return null; // what follows is not an option
+      }
+      if (a.startsWith("-") && a.length() > 1) {
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        OptionSpec o = known.get(name);
+        if (o == null) {
+          return a;
+        }
+        if (o.arity().max() > 0 && !a.contains("=")) {
+          i++; // its value, whatever it looks like
+        }
+      }
+    }
+    return null;
+  }
+
   /** The project's wording of a parse error (the texts the hand-written parser used). */
   static String problem(ParameterException ex, String[] args) {
     if (ex instanceof UsageException) {
@@ -104,6 +130,14 @@ final class Commands {
       }
       return command.equals("check") ? "check takes one SPEC file"
           : "unexpected argument '" + arg + "'";
+    }
+    if (ex instanceof MissingParameterException) {
+      // picocli reports a missing argument before an unknown option; the unknown option is the
+      // user's actual mistake (run SPEC --bogus), as the hand-written parser said.
+      String unknown = firstUnknownOption(where, args);
+      if (unknown != null) {
+        return "unknown option '" + unknown + "'";
+      }
     }
     if (ex instanceof MissingParameterException m && !m.getMissing().isEmpty()) {
       for (ArgSpec a : m.getMissing()) {

@@ -356,4 +356,21 @@ class CliTest {
           + "duration such as 5s or 500ms, not '" + bad + "' (see dataflow --help)\n");
     }
   }
+
+  @Test
+  void anUnknownOptionIsNamedEvenWhenARequiredOneIsMissingToo() throws IOException {
+    Path spec = file("u.dsrv", "in x\nout z\nz = x\n");
+    Result run = cli("", "run", spec.toString(), "--bogus");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).startsWith("dataflow: unknown option '--bogus' (see dataflow --help)\n"
+        + "Usage: dataflow run ");
+    Result live = cli("", "live", "--bogus");
+    assertThat(live.status()).isEqualTo(2);
+    assertThat(live.err()).startsWith("dataflow: unknown option '--bogus' (see dataflow --help)\n"
+        + "Usage: dataflow live ");
+    // A known option's value is not mistaken for an option.
+    Result value = cli("", "run", spec.toString(), "--format", "-x");
+    assertThat(value.status()).isEqualTo(2);
+    assertThat(value.err()).startsWith("dataflow: --format must be text or jsonl, not '-x'");
+  }
 }

@@ -54,6 +54,16 @@ public interface Clock {
   default void parkUntil(long deadlineNanos) {}
 
   /**
+   * Backs off briefly while another thread is awaited (room in a full queue, a run to end),
+   * between two checks of the condition and of a deadline on this clock. It never moves this
+   * clock: on a real clock it parks for a few tens of microseconds; a clock that moves only when
+   * told just lets other threads run.
+   */
+  default void backOff() {
+    Thread.onSpinWait();
+  }
+
+  /**
    * Waits until this clock reaches {@code deadlineNanos}, unless cancelled first: the wait of a
    * retry's backoff ({@link Retry}). Unlike {@link #parkUntil}, it does not return early by
    * itself.

@@ -61,6 +61,13 @@ public record FatalReason(Kind kind, String component, String message, String ad
     return component + " failed: " + message + ". " + advice;
   }
 
+  /** The reason of a request that was refused before anything changed. */
+  public static FatalReason refusedRequest(String component, String message) {
+    return new FatalReason(Kind.REQUEST, component, message, "The request was refused before"
+        + " anything changed; fix the request and send it again. The last checkpoint stays"
+        + " resumable.", true);
+  }
+
   /** Classifies the first fatal error of a run, reported by {@code component}. */
   public static FatalReason of(String component, Throwable error) {
     Throwable cause = error;
@@ -90,11 +97,8 @@ public record FatalReason(Kind kind, String component, String message, String ad
       return new FatalReason(Kind.SOURCE, component, message, "Once the source can be read, a"
           + " restart replays from the last checkpoint.", true);
     }
-    if (component.equals("control")) {
-      return new FatalReason(Kind.REQUEST, component, message, "The request was refused before"
-          + " anything changed; fix the request and send it again. The last checkpoint stays"
-          + " resumable.", true);
-    }
+    // A refused request explains itself (REQUEST); a failure in the control path that does not
+    // is a bug and falls through to INTERNAL.
     if (component.equals("startup")) {
       return new FatalReason(Kind.STARTUP, component, message, "The run did not start; fix what"
           + " the message names and start again.", true);

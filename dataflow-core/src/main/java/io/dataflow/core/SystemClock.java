@@ -26,6 +26,11 @@ public final class SystemClock implements Clock {
   }
 
   @Override
+  public void backOff() {
+    LockSupport.parkNanos(50_000);
+  }
+
+  @Override
   public void parkUntil(long deadlineNanos) {
     long wait = deadlineNanos - System.nanoTime();
     if (wait > 0) {

@@ -1,5 +1,7 @@
 package io.dataflow.reconfig;
 
+import io.dataflow.core.FatalReason;
+
 import io.dataflow.core.DataflowException;
 
 /**
@@ -7,7 +9,8 @@ import io.dataflow.core.DataflowException;
  * missing specification, a field of the wrong type. {@link #isSyntax()} tells malformed text
  * apart from a well-formed but invalid request.
  */
-public final class RequestException extends DataflowException {
+public final class RequestException extends DataflowException
+    implements FatalReason.Explained {
   private static final long serialVersionUID = 1L;
   private final boolean syntax;
 
@@ -24,5 +27,11 @@ public final class RequestException extends DataflowException {
   /** True when the text was not well-formed JSON5 at all. */
   public boolean isSyntax() {
     return syntax;
+  }
+
+  /** A refused request: nothing changed, the run ends ({@link FatalReason.Kind#REQUEST}). */
+  @Override
+  public FatalReason fatalReason(String component) {
+    return FatalReason.refusedRequest(component, getMessage());
   }
 }

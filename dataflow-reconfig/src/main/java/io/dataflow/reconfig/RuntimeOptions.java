@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param name the runtime's name, in thread names and logs
  * @param policy when output is flushed
  * @param window how input ticks are grouped before evaluation
- * @param ingressCapacity the bounded ingress queue's capacity (at least 1)
+ * @param ingressCapacity the bounded ingress queue's capacity (at least 2)
  * @param closeTimeout how long closing the output may take at the end of a run (on the
  *     runtime's clock)
  * @param typingMode the typing mode of the specification and every replacement
@@ -52,8 +52,9 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
     Objects.requireNonNull(typingMode, "typingMode");
     Objects.requireNonNull(rejectPolicy, "rejectPolicy");
     Objects.requireNonNull(monitorOptions, "monitorOptions");
-    if (ingressCapacity < 1) {
-      throw new IllegalArgumentException("ingressCapacity must be at least 1: " + ingressCapacity);
+    if (ingressCapacity < 2) {
+      // The bounded queue (JCTools' MPSC array queue) holds at least two items.
+      throw new IllegalArgumentException("ingressCapacity must be at least 2: " + ingressCapacity);
     }
     if (statusEvery != null && (statusEvery.isNegative() || statusEvery.isZero())) {
       throw new IllegalArgumentException("statusEvery must be positive: " + statusEvery);

@@ -75,6 +75,12 @@ public final class ManualClock implements Clock {
     Thread.onSpinWait();
   }
 
+  /** Lets other threads run; never moves the clock, never sleeps. */
+  @Override
+  public void backOff() {
+    Thread.yield();
+  }
+
   /**
    * Waits without sleeping: moves the clock to {@code deadlineNanos} as {@link #advance} would,
    * firing the due timers of the queues that the calling thread attached, in order, each at its

@@ -318,4 +318,43 @@ class CutoverFaultTest {
       assertThat(r.ticksIn()).isEqualTo(1);
     }
   }
+
+  /** A push source whose context the test holds, to deliver after the source was removed. */
+  private static final class HeldSource implements io.dataflow.core.spi.Source {
+    io.dataflow.core.spi.SourceContext context;
+
+    @Override
+    public String name() {
+      return "held";
+    }
+
+    @Override
+    public void open(io.dataflow.core.spi.SourceContext ctx) {
+      context = ctx;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void whatARemovedSourceStillDeliversIsDroppedWithAWarningNotEvaluatedByTheNewMonitor() {
+    HeldSource held = new HeldSource();
+    ScriptedSource kept = new ScriptedSource("kept", log).neverEnd();
+    try (DataflowHarness h = DataflowHarness.forSpec(SPEC).source(held).source(kept).build()) {
+      h.tick("x", 1);
+      h.reconfigure(new ReconfigurationRequest(NEXT,
+          new Bindings(endpoints("kept", IoSpec.KEEP), null), null, "test"));
+      // The removed source's thread was mid-offer when it was closed.
+      assertThat(held.context.offer(io.dataflow.core.TickBatch.of(
+          io.dataflow.core.Tick.of("x", io.dataflow.core.Value.of(100))))).isTrue();
+      h.runUntilIdle();
+      h.tick("x", 2);
+      assertThat(h.trace().lines()).containsExactly("z[0] = Int(1)", "z[1] = Int(5)");
+      assertThat(h.runtime().status().state()).isEqualTo(RuntimeState.RUNNING);
+      ExitReport r = h.stop(Duration.ofSeconds(1));
+      assertThat(r.warnings()).contains("source 'held' was removed by a reconfiguration; 1 ticks"
+          + " it delivered after that were dropped");
+    }
+  }
 }

@@ -307,4 +307,44 @@ class RuntimeLifecycleTest {
           java.util.Map.entry("feed", 4L));
     }
   }
+
+  @Test
+  void waitingOnAThreadedRuntimeNeverMovesItsManualClock() throws Exception {
+    ManualClock clock = new ManualClock();
+    io.dataflow.io.Sinks.Collecting out = io.dataflow.io.Sinks.collecting();
+    io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
+        .ReconfigurableDataflowRuntimeBuilder.create().specification("add.dsrv", ADD)
+        .clock(clock).destination("out", out).build();
+    runtime.start();
+    for (int i = 0; i < 1000; i++) {
+      runtime.submit(Tick.of(java.util.Map.of("x", Value.of(i), "y", Value.of(1))),
+          Duration.ofSeconds(5));
+    }
+    runtime.endOfInput();
+    ExitReport r = runtime.awaitTermination(Duration.ofSeconds(5));
+    assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.COMPLETED);
+    assertThat(r.ticksIn()).isEqualTo(1000);
+    assertThat(out.rows()).hasSize(1000);
+    assertThat(clock.nanoTime()).isZero(); // the waits read the clock; they did not move it
+  }
+
+  @Test
+  void closingAThreadedRuntimeOnAManualClockStopsGracefully() {
+    ManualClock clock = new ManualClock();
+    io.dataflow.io.Sinks.Collecting out = io.dataflow.io.Sinks.collecting();
+    io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
+        .ReconfigurableDataflowRuntimeBuilder.create().specification("add.dsrv", ADD)
+        .clock(clock).destination("out", out).build();
+    runtime.start();
+    for (int i = 0; i < 500; i++) {
+      runtime.submit(Tick.of(java.util.Map.of("x", Value.of(i), "y", Value.of(1))),
+          Duration.ofSeconds(5));
+    }
+    runtime.close();
+    ExitReport r = runtime.exitReport();
+    assertThat(r).isNotNull();
+    assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.COMPLETED);
+    assertThat(r.ticksIn()).isEqualTo(500);
+    assertThat(clock.nanoTime()).isZero();
+  }
 }

@@ -44,9 +44,17 @@ public final class CheckpointStore {
    * @param sequence its number (increasing with every write)
    * @param file where it is
    * @param content what the reader made of it
-   * @param setAside newer files the reader rejected, renamed aside (empty when none)
+   * @param setAside newer checkpoints the reader rejected, renamed aside (empty when none)
    */
-  public record Loaded<T>(long sequence, Path file, T content, List<Path> setAside) {}
+  public record Loaded<T>(long sequence, Path file, T content, List<SetAside> setAside) {}
+
+  /**
+   * A checkpoint the reader rejected.
+   *
+   * @param file where it was moved (kept for inspection, never read again)
+   * @param reason why the reader rejected it
+   */
+  public record SetAside(Path file, String reason) {}
 
   private final Path dir;
   private final int keep;
@@ -63,6 +71,12 @@ public final class CheckpointStore {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.keep = keep;
     Files.createDirectories(dir);
+    // A crashed write leaves a temporary file; it never became a checkpoint.
+    try (DirectoryStream<Path> tmp = Files.newDirectoryStream(dir, "checkpoint-*.ckpt.tmp")) {
+      for (Path f : tmp) {
+        Files.deleteIfExists(f);
+      }
+    }
   }
 
   /** The directory. */
@@ -71,14 +85,17 @@ public final class CheckpointStore {
   }
 
   /**
-   * Writes checkpoint {@code sequence} atomically and deletes checkpoints beyond the newest
-   * {@code keep}.
+   * Writes checkpoint {@code sequence} (newer than every checkpoint in the directory)
+   * atomically and deletes checkpoints beyond the newest {@code keep}.
    *
    * @throws IOException when it cannot be written; the previous checkpoints are then intact
    */
   public Path write(long sequence, byte[] content) throws IOException {
-    if (sequence < 0) {
-      throw new IllegalArgumentException("negative sequence: " + sequence);
+    List<Long> before = sequences();
+    if (sequence < 0 || (!before.isEmpty() && sequence <= before.get(before.size() - 1))) {
+      throw new IllegalArgumentException("checkpoint " + sequence + " is not newer than the "
+          + "newest in " + dir + (before.isEmpty() ? "" : " (" + before.get(before.size() - 1)
+          + ")"));
     }
     Path target = dir.resolve(String.format("checkpoint-%020d.ckpt", sequence));
     Path tmp = dir.resolve(target.getFileName() + ".tmp");
@@ -113,7 +130,7 @@ public final class CheckpointStore {
    */
   public <T> Optional<Loaded<T>> latest(Reader<T> reader) throws IOException {
     List<Long> all = sequences();
-    List<Path> aside = new ArrayList<>();
+    List<SetAside> aside = new ArrayList<>();
     for (int i = all.size() - 1; i >= 0; i--) {
       Path file = fileOf(all.get(i));
       byte[] bytes = Files.readAllBytes(file);
@@ -121,7 +138,8 @@ public final class CheckpointStore {
         return Optional.of(new Loaded<>(all.get(i), file, reader.read(file, bytes),
             List.copyOf(aside)));
       } catch (Exception rejected) {
-        aside.add(setAside(file));
+        aside.add(new SetAside(setAside(file), rejected.getMessage() == null
+            ? rejected.getClass().getSimpleName() : rejected.getMessage()));
       }
     }
     return Optional.empty();

@@ -40,6 +40,15 @@ public interface InputSession {
     return tick;
   }
 
+  /**
+   * True for a source a reconfiguration removed: what it still delivers (a push source's thread
+   * may be mid-offer when it is closed) belongs to no configuration, so the runtime drops it
+   * with a warning instead of evaluating it under the new one.
+   */
+  default boolean isRetired(String source) {
+    return false;
+  }
+
   /** Closes every source; errors are joined. */
   void close() throws Exception;
 

@@ -20,6 +20,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -52,6 +54,8 @@ import io.dataflow.core.spi.ControlRequest;
 public final class OwnerLoop implements DataflowRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(DataflowRuntime.class);
   private static final int ITEMS_PER_CYCLE = 256;
+  /** How long a waiter blocks before it reads the clock again (a manual clock may have moved). */
+  private static final long TERMINATION_SLICE_NANOS = 10_000_000;
 
   private final String name;
   private final Clock clock;
@@ -65,6 +69,7 @@ public final class OwnerLoop implements DataflowRuntime {
   private final Duration closeTimeout;
   private final long statusEvery; // 0: no periodic status line
   private final java.util.function.Consumer<String> statusLines;
+  private final CountDownLatch terminated = new CountDownLatch(1);
   private RuntimeStatus lastReported; // owner thread
   private TimerQueue.Timer statusTimer; // owner thread
   private final FailureGate failures = new FailureGate();
@@ -206,15 +211,16 @@ public final class OwnerLoop implements DataflowRuntime {
   @Override
   public ExitReport awaitTermination(Duration timeout)
       throws InterruptedException, TimeoutException {
-    // On the runtime's clock, like every other timeout of the handle.
-    if (report == null && !clock.awaitUntil(deadlineAfter(timeout), () -> report != null)
-        && report == null) {
-      if (Thread.interrupted()) {
-        throw new InterruptedException(name + ": interrupted while awaiting termination");
+    // The deadline is on the runtime's clock, like every other timeout of the handle; the
+    // waiting thread never moves that clock (the owner or the test does), it waits for the
+    // owner's signal in short slices and reads the clock between them.
+    long deadline = deadlineAfter(timeout);
+    while (report == null) {
+      long left = deadline - clock.nanoTime();
+      if (left <= 0) {
+        throw new TimeoutException(name + " did not terminate within " + timeout);
       }
-    }
-    if (report == null) {
-      throw new TimeoutException(name + " did not terminate within " + timeout);
+      terminated.await(Math.min(left, TERMINATION_SLICE_NANOS), TimeUnit.NANOSECONDS);
     }
     return report;
   }
@@ -431,6 +437,17 @@ public final class OwnerLoop implements DataflowRuntime {
     return work;
   }
 
+  /** What a removed source still delivered: reported, never evaluated under another config. */
+  private void dropRetired(Ingress.Item item) {
+    String what = item instanceof Ingress.Data d ? d.batch().size() + " ticks"
+        : item instanceof Ingress.Control ? "a control request"
+        : item instanceof Ingress.Failed f ? "its failure (" + f.error() + ")" : null;
+    if (what != null) {
+      warn("source '" + item.source() + "' was removed by a reconfiguration; " + what
+          + " it delivered after that were dropped");
+    }
+  }
+
   /** Counts what a source delivered and the owner took: ticks and control items. */
   private void consumed(String source, int items) {
     long[] n = consumedItems.get(source);
@@ -502,6 +519,10 @@ public final class OwnerLoop implements DataflowRuntime {
   }
 
   private void handle(Ingress.Item item, long now) {
+    if (input.isRetired(item.source())) {
+      dropRetired(item);
+      return;
+    }
     try {
       if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
@@ -564,6 +585,9 @@ public final class OwnerLoop implements DataflowRuntime {
     }
     state = RuntimeState.CLOSING;
     deadline = closeDeadline;
+    if (statusTimer != null) {
+      statusTimer.cancel(); // nothing to report while closing; the exit report follows
+    }
     ingress.close();
     int dropped = window.discard();
     if (dropped > 0) {
@@ -595,8 +619,9 @@ public final class OwnerLoop implements DataflowRuntime {
       long abandoned = output.abandon();
       drain = new ExitReport.DrainResult(false, abandoned,
           "the output did not close by the deadline; " + abandoned + " rows abandoned");
-      LOG.error("{}: {}", name, drain.detail());
-      warn(drain.detail());
+      synchronized (warnings) {
+        warnings.add(drain.detail()); // logged once, as the run's fatal reason, just below
+      }
       // Lost output is never a success: the run fails (unless it already failed or was
       // cancelled, which the report keeps) and the drain says how many rows were lost.
       failures.fail("sink", new DataflowException(drain.detail()));
@@ -630,6 +655,7 @@ public final class OwnerLoop implements DataflowRuntime {
         engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w,
         f == null ? null : f.fatal());
     publishStatus();
+    terminated.countDown();
   }
 
   /** Counts what was admitted but never evaluated (cancel, failure, a passed deadline). */

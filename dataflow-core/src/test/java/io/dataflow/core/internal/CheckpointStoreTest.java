@@ -46,11 +46,15 @@ class CheckpointStoreTest {
     assertThat(store.sequences()).containsExactly(7L);
     assertThat(store.latest(CheckpointStoreTest::text).orElseThrow().content())
         .isEqualTo("complete");
-    // The next write of that number replaces the leftover.
+    // The next write of that number replaces the leftover, and a store opened later removes
+    // leftovers it finds.
     store.write(8, bytes("again"));
     assertThat(store.latest(CheckpointStoreTest::text).orElseThrow().content())
         .isEqualTo("again");
     assertThat(dir.resolve("checkpoint-00000000000000000008.ckpt.tmp")).doesNotExist();
+    Files.write(dir.resolve("checkpoint-00000000000000000009.ckpt.tmp"), bytes("half"));
+    new CheckpointStore(dir, 2);
+    assertThat(dir.resolve("checkpoint-00000000000000000009.ckpt.tmp")).doesNotExist();
   }
 
   @Test
@@ -69,7 +73,8 @@ class CheckpointStoreTest {
     assertThat(loaded.sequence()).isEqualTo(1);
     assertThat(loaded.content()).isEqualTo("good");
     Path aside = dir.resolve("checkpoint-00000000000000000002.ckpt.unreadable");
-    assertThat(loaded.setAside()).containsExactly(aside);
+    assertThat(loaded.setAside()).containsExactly(
+        new CheckpointStore.SetAside(aside, "checksum mismatch"));
     assertThat(aside).hasContent("corrupt");
     assertThat(store.sequences()).containsExactly(1L);
   }
@@ -79,5 +84,17 @@ class CheckpointStoreTest {
     assertThat(new CheckpointStore(dir.resolve("new"), 1).latest(CheckpointStoreTest::text))
         .isEmpty();
     assertThat(dir.resolve("new")).isDirectory();
+  }
+
+  @Test
+  void aCheckpointMustBeNewerThanTheNewestOne() throws IOException {
+    CheckpointStore store = new CheckpointStore(dir, 2);
+    store.write(5, bytes("five"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.write(5, bytes("again")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("checkpoint 5 is not newer than the newest");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.write(3, bytes("old")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.latest(CheckpointStoreTest::text).orElseThrow().content()).isEqualTo("five");
   }
 }

@@ -56,6 +56,7 @@ public final class InputPipelineSession implements InputSession {
   }
 
   private final Map<String, Active> active = new LinkedHashMap<>();
+  private final Set<String> retired = new java.util.HashSet<>();
   private final Map<String, String> owner = new java.util.HashMap<>();
   private final java.util.Set<String> warned = new java.util.HashSet<>();
   private final java.util.function.Consumer<String> warnings;
@@ -211,6 +212,7 @@ public final class InputPipelineSession implements InputSession {
     }
     Active a = new Active(binding);
     active.put(name, a);
+    retired.remove(name); // a source of that name exists again
     hadSources = true;
     rebuildOwners();
     binding.source().open(contexts.contextFor(name));
@@ -239,11 +241,17 @@ public final class InputPipelineSession implements InputSession {
     if (a == null) {
       throw new IllegalArgumentException("no source '" + name + "'");
     }
+    retired.add(name);
     rebuildOwners();
     if (!a.stopped) {
       a.stopped = true;
       a.binding.source().close();
     }
+  }
+
+  @Override
+  public boolean isRetired(String source) {
+    return retired.contains(source);
   }
 
   /** Changes the streams a source owns. */

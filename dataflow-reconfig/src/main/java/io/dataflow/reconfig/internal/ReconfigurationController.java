@@ -123,9 +123,14 @@ public final class ReconfigurationController implements ControlHandler {
       throw e;
     }
     LOG.warn("rejected {}: {}", request.describe(), e.getMessage());
-    acks.deliver(new ReconfigurationAck(false, active.revision(),
-        runtime.interfaceRevision(), false, false, null, active.nextTick(),
-        e.getMessage(), originOf(request)));
+    try {
+      acks.deliver(new ReconfigurationAck(false, active.revision(),
+          runtime.interfaceRevision(), false, false, null, active.nextTick(),
+          e.getMessage(), originOf(request)));
+    } catch (Exception undelivered) {
+      // Nothing was applied, but the requester cannot be told: the run ends all the same.
+      throw new CutoverFailedException(originOf(request), List.of(), undelivered);
+    }
   }
 
   /** Where a request came from, as its acknowledgement names it (accepted or not). */

@@ -1,0 +1,79 @@
+package io.dataflow.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The library as a user's named module sees it: a module that requires only
+ * {@code io.dataflow.reconfig} compiles against the descriptors and builds and runs a runtime
+ * on the module path (the rest of the build runs on the class path).
+ */
+class ModulePathTest {
+  private static final List<String> LIBRARY = List.of("dataflow-core", "dataflow-monitor",
+      "dataflow-io", "dataflow-reconfig", "jctools-core", "slf4j-api", "jackson-core",
+      "jackson-databind", "jackson-annotations");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aNamedModuleRequiringTheReconfigurationModuleBuildsAndRunsARuntime() throws Exception {
+    String modulePath = java.util.Arrays.stream(
+            System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(e -> LIBRARY.stream().anyMatch(e::contains))
+        .collect(Collectors.joining(File.pathSeparator));
+    Path src = dir.resolve("src/demo");
+    Files.createDirectories(src.resolve("demo"));
+    Files.writeString(src.resolve("module-info.java"),
+        "module demo { requires io.dataflow.reconfig; }\n");
+    Files.writeString(src.resolve("demo/Main.java"), String.join("\n",
+        "package demo;",
+        "import io.dataflow.core.*;",
+        "import io.dataflow.io.Sinks;",
+        "import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;",
+        "public class Main {",
+        "  public static void main(String[] args) {",
+        "    DataflowRuntime runtime = ReconfigurableDataflowRuntimeBuilder.create()",
+        "        .specification(\"counter.dsrv\", \"in x\\nout z\\nz = default(z[1], 0) + x\")",
+        "        .destination(\"stdout\", Sinks.text(System.out)).build();",
+        "    runtime.offer(Tick.of(\"x\", Value.of(2)));",
+        "    runtime.offer(Tick.of(\"x\", Value.of(3)));",
+        "    runtime.endOfInput();",
+        "    System.out.println(runtime.runInCallerThread().outcome());",
+        "  }",
+        "}", ""));
+    Path classes = dir.resolve("classes");
+    Path bin = Path.of(System.getProperty("java.home"), "bin");
+    assertThat(run(List.of(bin.resolve("javac").toString(), "-d", classes.toString(),
+        "--module-path", modulePath, src.resolve("module-info.java").toString(),
+        src.resolve("demo/Main.java").toString()))).as("javac of a module requiring "
+        + "io.dataflow.reconfig").isEmpty();
+
+    String out = run(List.of(bin.resolve("java").toString(), "--module-path",
+        classes + File.pathSeparator + modulePath, "-m", "demo/demo.Main"));
+    assertThat(out).as("output of the module")
+        .isEqualTo("z[0] = Int(2)\nz[1] = Int(5)\nCOMPLETED\n");
+  }
+
+  /** Runs a command (bounded) and returns its stdout; fails on a non-zero exit. */
+  private String run(List<String> command) throws IOException, InterruptedException {
+    Path err = Files.createTempFile(dir, "stderr", ".txt");
+    Path out = Files.createTempFile(dir, "stdout", ".txt");
+    Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
+        .redirectError(err.toFile()).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command.get(0)).isTrue();
+    assertThat(p.exitValue()).as("exit status of %s: %s", command.get(0),
+        Files.readString(err)).isZero();
+    return Files.readString(out, StandardCharsets.UTF_8);
+  }
+}
