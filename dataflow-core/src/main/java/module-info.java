@@ -12,6 +12,7 @@ module io.dataflow.core {
 
   exports io.dataflow.core;
   exports io.dataflow.core.spi;
+  exports io.dataflow.core.snapshot;
   exports io.dataflow.core.internal to
       io.dataflow.io, io.dataflow.reconfig, io.dataflow.testkit;
 }

@@ -7,10 +7,15 @@ import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.TickColumns;
 import io.dataflow.core.Value;
+import io.dataflow.core.snapshot.Failure;
+import io.dataflow.core.snapshot.MonitorSnapshot;
+import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.core.spi.RevisionedMonitor;
 import io.dataflow.monitor.codegen.FusedCompiler;
 import io.dataflow.monitor.codegen.FusedStreams;
 import io.dataflow.monitor.eval.Evaluator;
+import io.dataflow.monitor.eval.StateWalker;
 import io.dataflow.monitor.eval.StreamCell;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -247,6 +252,149 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     Transition t = transfer(active, target, TransferMapping.plan(active.program, target), options);
     return new Transition(t.monitor(), ContextTransferReport.retainedAll(target));
+  }
+
+  /** The text of the specification this monitor runs (a runtime's checkpoint keeps it). */
+  @Override
+  public String specification() {
+    return program.source();
+  }
+
+  /**
+   * The whole state of this monitor between two ticks (docs/snapshots.md): every stream's
+   * value, history and operator state, dynamic bodies, lambda call sites, the next tick, the
+   * revision and, for a poisoned monitor, its failure. This monitor is not changed.
+   *
+   * @throws SnapshotException naming the stream when some state cannot be persisted (a
+   *     function defined inside a dynamic body, a function that captured another function, a
+   *     function in a history)
+   * @throws IllegalStateException when the monitor was replaced by a reconfiguration
+   */
+  @Override
+  public MonitorSnapshot snapshot() {
+    if (retired) {
+      throw new IllegalStateException("this monitor was replaced and may not be used");
+    }
+    List<StreamState> streams = new ArrayList<>();
+    for (DataflowProgram.StreamDefinition d : program.streams()) {
+      streams.add(StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
+          d.role().name().toLowerCase(java.util.Locale.ROOT), d.declaredType(),
+          d.fingerprint()));
+    }
+    Failure f = failure == null ? null
+        : new Failure(failure.tick(), failure.stream(), failure.reason());
+    return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, program.name(),
+        program.definitionKey(), evaluator.tick(), revision, f, streams);
+  }
+
+  /** {@link #restore(DataflowProgram, MonitorSnapshot, Options)} with default options. */
+  public static Transition restore(DataflowProgram program, MonitorSnapshot snapshot) {
+    return restore(program, snapshot, Options.DEFAULT);
+  }
+
+  /**
+   * A monitor for {@code program} with the state of {@code snapshot}; the tick count continues
+   * from the snapshot's ({@code options.firstTick()} is ignored).
+   *
+   * <p>With the snapshot's definition key the monitor continues exactly as the snapshotted one
+   * would have (same outputs, same revision; a poisoned one is poisoned with the same failure),
+   * and the report says that everything was retained. With another program the rules of a live
+   * {@link #transfer} apply: a computed stream keeps its operator state when the snapshot has
+   * a computed stream of the same name and fingerprint; a history moves between streams of the
+   * same name and declared type, resized to the new depth; the report says what moved, as a
+   * live transfer's would, and the root revision advances.
+   *
+   * @throws SnapshotException when the snapshot does not fit the program (a stream missing or
+   *     another fingerprint despite the same key, operator state of the wrong shape, a dynamic
+   *     body that does not compile), or is of a poisoned monitor and the program is another;
+   *     no monitor is then returned
+   */
+  public static Transition restore(DataflowProgram program, MonitorSnapshot snapshot,
+      Options options) {
+    Objects.requireNonNull(program, "program");
+    Objects.requireNonNull(snapshot, "snapshot");
+    Options opts = options.withFirstTick(snapshot.nextTick());
+    if (program.definitionKey().equals(snapshot.definitionKey())) {
+      for (DataflowProgram.StreamDefinition d : program.streams()) {
+        StreamState s = snapshot.stream(d.name());
+        if (s == null || !s.fingerprint().equals(d.fingerprint())) {
+          throw new SnapshotException("the snapshot of " + snapshot.programName()
+              + " has the definition key of " + program.name() + " but "
+              + (s == null ? "no stream '" + d.name() + "'" : "another fingerprint for '"
+              + d.name() + "'"));
+        }
+      }
+      DataflowMonitor next = create(program, opts);
+      for (DataflowProgram.StreamDefinition d : program.streams()) {
+        StateWalker.loadStream(next.evaluator, next.evaluator.cells()[d.index()],
+            snapshot.stream(d.name()), true, true, false);
+      }
+      next.revision = snapshot.revision();
+      if (snapshot.failure() != null) {
+        Failure f = snapshot.failure();
+        next.failure = next.evaluator.failure(f.tick(), f.stream(), f.reason());
+      }
+      return new Transition(next, ContextTransferReport.retainedAll(program));
+    }
+    if (snapshot.failure() != null) {
+      throw new SnapshotException("a poisoned monitor's snapshot has no state to transfer to "
+          + "another program (" + snapshot.failure().reason() + "); restore it cold");
+    }
+    TransferMapping mapping = TransferMapping.plan(name -> {
+      StreamState s = snapshot.stream(name);
+      return java.util.Optional.ofNullable(s == null ? null
+          : new DataflowProgram.StreamDefinition(s.name(), role(s), s.declaredType(),
+              s.fingerprint(), s.historyDepth(), 0, null));
+    }, snapshot.definitionKey(), program);
+    DataflowMonitor next = create(program, opts);
+    List<String> historiesRetained = new ArrayList<>();
+    for (DataflowProgram.StreamDefinition d : program.streams()) {
+      TransferMapping.StreamTransfer t = mapping.streams().get(d.index());
+      if (t.existed() && StateWalker.loadStream(next.evaluator,
+          next.evaluator.cells()[d.index()], snapshot.stream(d.name()), t.keepState(),
+          t.keepHistory(), true)) {
+        historiesRetained.add(d.name());
+      }
+    }
+    List<String> transferred = new ArrayList<>();
+    List<String> initialized = new ArrayList<>();
+    for (StreamCell c : next.evaluator.order()) {
+      (mapping.streams().get(c.index).keepState() ? transferred : initialized).add(c.name);
+    }
+    next.revision = snapshot.revision().nextRoot();
+    return new Transition(next, new ContextTransferReport(transferred, initialized,
+        historiesRetained));
+  }
+
+  /** {@link #restoreCold(DataflowProgram, MonitorSnapshot, Options)} with default options. */
+  public static Transition restoreCold(DataflowProgram program, MonitorSnapshot snapshot) {
+    return restoreCold(program, snapshot, Options.DEFAULT);
+  }
+
+  /**
+   * A fresh monitor for {@code program} that continues the snapshot's tick count (as
+   * {@link #coldStart} does): no state moves; the root revision advances.
+   */
+  public static Transition restoreCold(DataflowProgram program, MonitorSnapshot snapshot,
+      Options options) {
+    DataflowMonitor next = create(program, options.withFirstTick(snapshot.nextTick()));
+    next.revision = snapshot.revision().nextRoot();
+    List<String> computed = new ArrayList<>();
+    for (DataflowProgram.StreamDefinition s : program.streams()) {
+      if (s.role() != DataflowProgram.Role.INPUT) {
+        computed.add(s.name());
+      }
+    }
+    return new Transition(next, new ContextTransferReport(List.of(), computed, List.of()));
+  }
+
+  private static DataflowProgram.Role role(StreamState s) {
+    try {
+      return DataflowProgram.Role.valueOf(s.role().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new SnapshotException("stream '" + s.name() + "' has an unknown role '" + s.role()
+          + "'");
+    }
   }
 
   /**

@@ -35,9 +35,20 @@ public record TransferMapping(List<StreamTransfer> streams, boolean retainExact)
   public static TransferMapping plan(DataflowProgram from, DataflowProgram to) {
     Objects.requireNonNull(from, "from");
     Objects.requireNonNull(to, "to");
+    return plan(from::stream, from.definitionKey(), to);
+  }
+
+  /**
+   * Maps the streams {@code from} finds by name (with their role, declared type and
+   * fingerprint) onto {@code to}: the rules of {@link #plan(DataflowProgram, DataflowProgram)}
+   * for a source that is not a program (a snapshot's streams).
+   */
+  static TransferMapping plan(
+      java.util.function.Function<String, java.util.Optional<DataflowProgram.StreamDefinition>>
+          from, String fromKey, DataflowProgram to) {
     List<StreamTransfer> out = new ArrayList<>();
     for (DataflowProgram.StreamDefinition t : to.streams()) {
-      var f = from.stream(t.name());
+      var f = from.apply(t.name());
       boolean existed = f.isPresent();
       boolean sameType = existed && Objects.equals(f.get().declaredType(), t.declaredType());
       boolean computed = t.role() != DataflowProgram.Role.INPUT;
@@ -45,6 +56,6 @@ public record TransferMapping(List<StreamTransfer> streams, boolean retainExact)
           && f.get().fingerprint().equals(t.fingerprint());
       out.add(new StreamTransfer(t.name(), existed, keepState, sameType, t.historyDepth()));
     }
-    return new TransferMapping(out, from.definitionKey().equals(to.definitionKey()));
+    return new TransferMapping(out, fromKey.equals(to.definitionKey()));
   }
 }

@@ -34,4 +34,23 @@ public interface Monitor {
 
   /** The error that poisoned this monitor, or null while it is healthy. */
   MonitorException failure();
+
+  /**
+   * The monitor's whole state between two ticks (docs/snapshots.md); a runtime's checkpoints
+   * call it on the owner thread. The default cannot: such a monitor cannot be checkpointed.
+   *
+   * @throws UnsupportedOperationException when this monitor cannot take snapshots
+   */
+  default io.dataflow.core.snapshot.MonitorSnapshot snapshot() {
+    throw new UnsupportedOperationException(getClass().getSimpleName()
+        + " cannot take snapshots");
+  }
+
+  /**
+   * The text of the specification this monitor runs, or null when it has none; a checkpoint
+   * keeps it, so a run resumed from the checkpoint runs the specification then in force.
+   */
+  default String specification() {
+    return null;
+  }
 }

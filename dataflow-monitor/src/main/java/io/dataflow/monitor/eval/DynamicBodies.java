@@ -101,6 +101,25 @@ public final class DynamicBodies {
   }
 
   /** Whether two templates of the same text were typed alike (their nodes would be alike). */
+  /**
+   * What {@link #sameTyping} compares, as text (snapshots keep it, to decide in another program
+   * whether a body keeps its state without the template it was compiled to).
+   */
+  static String typingSignature(Template t) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(t.resultType()).append('|').append(new java.util.TreeMap<>(t.depths())).append('|');
+    appendTypes(t.expr(), t.types(), sb);
+    return sb.toString();
+  }
+
+  private static void appendTypes(Expr e, Map<Expr, Type> types, StringBuilder sb) {
+    sb.append(types.get(e)).append('(');
+    for (Expr c : Compiler.children(e)) {
+      appendTypes(c, types, sb);
+    }
+    sb.append(')');
+  }
+
   static boolean sameTyping(Template a, Template b) {
     return a.text().equals(b.text()) && java.util.Objects.equals(a.resultType(), b.resultType())
         && a.depths().equals(b.depths()) && sameTypes(a.expr(), a.types(), b.expr(), b.types());

@@ -206,6 +206,30 @@ public final class DynamicNode extends Node implements Committable {
     owner.owner.bodyInstalled();
   }
 
+  /**
+   * Snapshot restore: activates the body of {@code text} as it was active when the snapshot
+   * was taken (its state is loaded next). Not an installation: the revision is restored
+   * separately and counts it already.
+   */
+  void restoreBody(String text) {
+    DynamicBodies bodies = owner.owner.bodies;
+    active = bodies.new Instance(bodies.template(this, text));
+    activeTextRef = active.template.text();
+  }
+
+  /** Snapshots: the active body, or null. */
+  DynamicBodies.Instance active() {
+    return active;
+  }
+
+  /** Snapshot restore: the held source is the active text's own object again. */
+  void restored() {
+    if (active != null && heldSource.tag == Kind.STR
+        && heldSource.ref.equals(active.template.text())) {
+      activeTextRef = heldSource.ref;
+    }
+  }
+
   @Override
   public void commit() {
     if (active != null) {

@@ -507,6 +507,16 @@ public final class Evaluator {
     throw new IllegalStateException(e);
   }
 
+  /**
+   * The failure of a restored poisoned monitor: the same tick, stream and reason, with the
+   * stream's location in this program (null when it has no such stream).
+   */
+  public MonitorException failure(long failedTick, String stream, String reason) {
+    StreamCell at = stream == null ? null : cellNamed(stream);
+    return at == null ? new MonitorException(failedTick, stream, reason)
+        : new MonitorException(failedTick, stream, reason, spec.location(at.index));
+  }
+
   private MonitorException error(StreamCell at, String reason) {
     if (at == null) {
       return new MonitorException(tick, null, reason);

@@ -107,7 +107,8 @@ public final class Functions {
 
   /** The instances of one call site, by lambda. */
   static final class CallSite {
-    private final Map<Ast.Lambda, Instance> instances = new IdentityHashMap<>();
+    /** By lambda (package-private: snapshots list and re-create them, see StateWalker). */
+    final Map<Ast.Lambda, Instance> instances = new IdentityHashMap<>();
     private final NodeBuilder builder;
 
     CallSite(NodeBuilder builder) {
@@ -119,12 +120,17 @@ public final class Functions {
         throw new EvalError("cannot call a value of type " + Kind.name(function.tag));
       }
       Closure c = (Closure) function.ref;
-      Instance inst = instances.get(c.lambda());
+      return instance(c.lambda(), c.captured()).call(c, args);
+    }
+
+    /** The instance of {@code lambda} at this call site, instantiated on first use. */
+    Instance instance(Ast.Lambda lambda, Map<String, Slot> captured) {
+      Instance inst = instances.get(lambda);
       if (inst == null) {
-        inst = new Instance(c.lambda(), c.captured(), builder);
-        instances.put(c.lambda(), inst);
+        inst = new Instance(lambda, captured, builder);
+        instances.put(lambda, inst);
       }
-      return inst.call(c, args);
+      return inst;
     }
   }
 

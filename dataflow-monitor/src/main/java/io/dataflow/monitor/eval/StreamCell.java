@@ -86,6 +86,17 @@ public final class StreamCell extends Node {
     heldPresent.setRaw(presentTag, presentBits, null);
   }
 
+  /** Snapshots: the held last present value as it is (see heldPresent), stale or not. */
+  Slot heldPresent() {
+    return heldPresent;
+  }
+
+  /** Snapshot restore: this cell's value and the run's last present value. */
+  void restore(Slot current, Slot present) {
+    set(current);
+    heldPresent.set(present);
+  }
+
   /** Forgets the run's last present value (and so this cell's value, until it is next set). */
   void forgetPresent() {
     heldPresent.setNoVal();

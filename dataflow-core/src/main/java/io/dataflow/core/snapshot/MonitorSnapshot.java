@@ -1,0 +1,118 @@
+package io.dataflow.core.snapshot;
+
+import io.dataflow.core.MonitorRevision;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The whole state of a monitor at a tick boundary, immutable, with its versioned binary form
+ * (docs/snapshots.md). A monitor produces one with {@code DataflowMonitor.snapshot()} and is
+ * rebuilt from one with {@code DataflowMonitor.restore}.
+ *
+ * @param formatVersion the binary format version this snapshot was read in or will be written
+ *     in ({@link #FORMAT_VERSION})
+ * @param programName the name of the program the monitor ran
+ * @param definitionKey the program's definition key (a restore into a program with the same
+ *     key continues exactly)
+ * @param nextTick the number of the next tick to evaluate
+ * @param revision the monitor's revision
+ * @param failure why the monitor was poisoned, or null when it was healthy
+ * @param streams every stream's state, in the program's declaration order
+ */
+public record MonitorSnapshot(int formatVersion, String programName, String definitionKey,
+    long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
+  /** The binary format version written by this library (and the only one it reads). */
+  public static final int FORMAT_VERSION = 1;
+
+  /** Validates and copies. */
+  public MonitorSnapshot {
+    Objects.requireNonNull(programName, "programName");
+    Objects.requireNonNull(definitionKey, "definitionKey");
+    Objects.requireNonNull(revision, "revision");
+    streams = List.copyOf(streams);
+    if (nextTick < 0) {
+      throw new IllegalArgumentException("nextTick must not be negative: " + nextTick);
+    }
+  }
+
+  /** The state of the stream named {@code name}, or null. */
+  public StreamState stream(String name) {
+    for (StreamState s : streams) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Writes the binary form (magic, version, content, CRC32C) to {@code out}. */
+  public void write(OutputStream out) throws IOException {
+    out.write(toBytes());
+  }
+
+  /** The binary form as bytes. */
+  public byte[] toBytes() {
+    return SnapshotCodec.encode(this);
+  }
+
+  /** Writes the binary form to a file (not atomically; replaces the file). */
+  public void write(Path file) throws IOException {
+    Files.write(file, toBytes());
+  }
+
+  /**
+   * Reads a snapshot in the binary form.
+   *
+   * @throws SnapshotException when the input is not a valid snapshot of this format version
+   * @throws UncheckedIOException when reading the stream fails
+   */
+  public static MonitorSnapshot read(InputStream in) {
+    return fromBytes(readBounded(in));
+  }
+
+  /** Reads a snapshot from bytes in the binary form; see {@link #read(InputStream)}. */
+  public static MonitorSnapshot fromBytes(byte[] bytes) {
+    return SnapshotCodec.decode(bytes);
+  }
+
+  /**
+   * Reads a snapshot file; the exception names the file.
+   *
+   * @throws SnapshotException when the file is not a valid snapshot
+   * @throws UncheckedIOException when the file cannot be read
+   */
+  public static MonitorSnapshot read(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return read(in);
+    } catch (SnapshotException e) {
+      throw new SnapshotException(file.toString(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] readBounded(InputStream in) {
+    try {
+      ByteArrayOutputStream buf = new ByteArrayOutputStream();
+      byte[] chunk = new byte[8192];
+      int n;
+      while ((n = in.read(chunk)) >= 0) {
+        if (buf.size() + (long) n > SnapshotCodec.MAX_BYTES) {
+          throw new SnapshotException(SnapshotCodec.MAX_BYTES,
+              "a snapshot is at most " + SnapshotCodec.MAX_BYTES + " bytes");
+        }
+        buf.write(chunk, 0, n);
+      }
+      return buf.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

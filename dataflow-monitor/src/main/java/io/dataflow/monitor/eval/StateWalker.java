@@ -1,0 +1,741 @@
+package io.dataflow.monitor.eval;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+import io.dataflow.core.snapshot.OperatorState;
+import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.StreamState;
+import io.dataflow.monitor.lang.Ast;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Saves and loads the operator state of one stream's node tree (docs/snapshots.md), for
+ * {@code DataflowMonitor.snapshot()} and {@code restore}.
+ *
+ * <h2>Why a reflective walk</h2>
+ * State is spread over some thirty node classes (lifting memories in {@link Slot} fields and
+ * arrays, primitive memories the generated code writes back, flags, private rings of delays and
+ * bodies). A walk over their fields in a fixed order (superclass first, then by field name)
+ * saves every one of them, including those a node type added later, without a hand-written
+ * save/load pair per class that could forget a field. It visits, from the stream's root, the
+ * objects of this package only, each once: a node's own result slot, its {@code Slot} and
+ * {@code Slot[]} fields and its non-final primitive fields are its state ({@link OperatorState}
+ * of kind = the class name); {@code Node}, {@code Node[]}, lists and other objects of this
+ * package are descended into. Three things are not plain fields and are handled here:
+ * <ul>
+ *   <li>a {@link HistoryRing} of a delay or a body is state, a stream's own ring is not (the
+ *       cell's history is saved with the cell);
+ *   <li>a lambda call site instantiates bodies lazily: kind {@code CallSite} lists them by
+ *       lambda, and loading instantiates them before their state is loaded;
+ *   <li>a {@code dynamic}/{@code defer} node's active body: kind {@code Body} holds its text,
+ *       and loading recompiles it before the body's state is loaded.
+ * </ul>
+ * A function value (a closure) in state is saved as {@code List[lambda index, Map of captured
+ * values]} and its position is noted in the kind ({@code Strict;f=0}), so it cannot be confused
+ * with a list; a closure of a lambda written inside a dynamic body, or one that captured another
+ * function, cannot be persisted and throws a {@link SnapshotException} naming the stream.
+ * Loading checks every kind and count and throws a {@link SnapshotException} on a mismatch.
+ */
+public final class StateWalker {
+  private static final Map<Class<?>, List<Field>> STATE = new ConcurrentHashMap<>();
+  private static final Map<Class<?>, List<Field>> CHILDREN = new ConcurrentHashMap<>();
+  private static final String PACKAGE = StateWalker.class.getPackageName();
+
+  private final Evaluator evaluator;
+  private final String stream;
+  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<HistoryRing> cellRings = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final List<OperatorState> saved;
+  private final Iterator<OperatorState> loading;
+  /** Per stream name, the lambdas of its equation in source order (what closures name). */
+  private final Map<String, List<Ast.Lambda>> lambdas;
+  /** Loading into another program than the one saved (bodies may then restart). */
+  private boolean transferred;
+
+  private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load) {
+    this.evaluator = evaluator;
+    this.stream = stream;
+    for (StreamCell c : evaluator.cells) {
+      if (c.ring != null) {
+        cellRings.add(c.ring);
+      }
+    }
+    this.saved = load == null ? new ArrayList<>() : null;
+    this.loading = load == null ? null : load.iterator();
+    this.lambdas = lambdas(evaluator);
+  }
+
+  /** The operator state of a computed stream's node tree (empty for an input). */
+  public static List<OperatorState> save(Evaluator evaluator, StreamCell cell) {
+    StateWalker w = new StateWalker(evaluator, cell.name, null);
+    w.visit(cell.root);
+    return List.copyOf(w.saved);
+  }
+
+  /**
+   * Loads {@link #save saved} operator state into a stream's freshly built node tree.
+   *
+   * @throws SnapshotException when the state does not fit the tree
+   */
+  public static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
+      boolean transferred) {
+    StateWalker w = new StateWalker(evaluator, cell.name, state);
+    w.transferred = transferred;
+    try {
+      w.visit(cell.root);
+    } catch (EvalError e) {
+      throw w.mismatch("a dynamic body does not compile: " + e.getMessage());
+    }
+    if (w.loading.hasNext()) {
+      throw w.mismatch("more operator state than the stream has operators");
+    }
+  }
+
+  /**
+   * A stream's whole state: its cell, history and operators. When the cell's value or the
+   * run's last present value is a function, both are NoVal in the record and the operators
+   * start with kind {@code Cell} holding the two.
+   */
+  public static StreamState saveStream(Evaluator evaluator, StreamCell cell, String role,
+      String declaredType, String fingerprint) {
+    List<OperatorState> ops = new ArrayList<>();
+    // The held value as it is: read only while the cell is NoVal, and kept only where a reader
+    // exists (inputs, dynamic programs); saving it raw keeps a restored monitor identical.
+    Slot present = cell.heldPresent();
+    Value current;
+    Value last;
+    if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION) {
+      StateWalker w = new StateWalker(evaluator, cell.name, null);
+      List<Value> values = new ArrayList<>();
+      List<Integer> functions = new ArrayList<>();
+      w.addSlot(cell, values, functions);
+      w.addSlot(present, values, functions);
+      ops.add(new OperatorState("Cell;f=" + String.join(",",
+          functions.stream().map(String::valueOf).toList()), values));
+      current = Value.NOVAL;
+      last = Value.NOVAL;
+    } else {
+      current = cell.toValue();
+      last = present.toValue();
+    }
+    int depth = cell.ring == null ? 0 : cell.ring.depth();
+    List<Value> history = cell.ring == null ? List.of() : history(cell.ring, cell.name);
+    if (cell.root != null) {
+      ops.addAll(save(evaluator, cell));
+    }
+    return new StreamState(cell.name, role, declaredType, fingerprint, current, last, depth,
+        history, ops);
+  }
+
+  /**
+   * Loads a stream's state into a freshly built evaluator's cell as a state transfer would move
+   * it ({@code Evaluator.adopt}): the history when {@code keepHistory} (resized, newest kept);
+   * the value and the run's last present value when the history moves and the stream is an
+   * input or keeps its state; the operators when {@code keepState}. With {@code transferred}
+   * (another program), kept dynamic nodes revalidate their body as after a live transfer.
+   *
+   * @return whether a non-empty history moved
+   * @throws SnapshotException when the state does not fit the stream's operators
+   */
+  public static boolean loadStream(Evaluator evaluator, StreamCell cell, StreamState state,
+      boolean keepState, boolean keepHistory, boolean transferred) {
+    List<OperatorState> ops = state.operators();
+    Slot current = new Slot();
+    Slot present = new Slot();
+    current.setValue(state.current());
+    present.setValue(state.lastPresent());
+    if (!ops.isEmpty() && ops.get(0).kind().startsWith("Cell")) {
+      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1));
+      OperatorState op = w.next("Cell");
+      Set<Integer> functions = w.functionPositions(op.kind());
+      Iterator<Value> values = op.values().iterator();
+      int[] at = {0};
+      try {
+        w.loadSlot(current, values, at, functions);
+        w.loadSlot(present, values, at, functions);
+      } catch (java.util.NoSuchElementException | io.dataflow.core.ValueTypeException e) {
+        throw w.mismatch("a cell's state is its value and its last present value");
+      }
+      ops = ops.subList(1, ops.size());
+    }
+    boolean input = cell.root == null;
+    boolean moved = false;
+    if (cell.ring != null && keepHistory) {
+      loadHistory(cell.ring, state.history());
+      moved = cell.ring.size() > 0;
+    }
+    if (keepHistory && (input || keepState)) {
+      cell.restore(current, present);
+    }
+    if (keepState && !input) {
+      load(evaluator, cell, ops, transferred);
+      if (transferred) {
+        for (Committable kept : cell.commits) {
+          if (kept instanceof DynamicNode d) {
+            d.transferred();
+          }
+        }
+      }
+    }
+    return moved;
+  }
+
+  /** The value of a slot as a snapshot value; a function is an error (cells, histories). */
+  public static Value plainValue(Slot s, String stream) {
+    if (s.tag == Kind.FUNCTION) {
+      throw new SnapshotException("stream '" + stream + "' holds a function value, which "
+          + "cannot be persisted");
+    }
+    return s.toValue();
+  }
+
+  // ---- the walk ----
+
+  private void visit(Object o) {
+    if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode
+        || !seen.add(o)) {
+      return;
+    }
+    if (o instanceof Object[] array) {
+      for (Object e : array) {
+        visit(e);
+      }
+      return;
+    }
+    if (o instanceof List<?> list) {
+      for (Object e : list.toArray()) {
+        visit(e);
+      }
+      return;
+    }
+    if (o instanceof HistoryRing ring) {
+      if (!cellRings.contains(ring)) {
+        ring(ring);
+      }
+      return;
+    }
+    if (!o.getClass().getPackageName().equals(PACKAGE) || skipped(o)) {
+      return;
+    }
+    if (o instanceof Functions.CallSite site) {
+      callSite(site);
+      return;
+    }
+    if (o instanceof DynamicNode d) {
+      body(d); // its active body first (see body)
+    }
+    fields(o);
+    for (Field f : children(o.getClass())) {
+      visit(get(f, o));
+    }
+    if (o instanceof DynamicNode d && loading != null) {
+      d.restored();
+    }
+  }
+
+  /** Objects of this package that hold no state of the stream (shared, or configuration). */
+  private static boolean skipped(Object o) {
+    return o instanceof Evaluator || o instanceof DynamicBodies || o instanceof NodeBuilder
+        || o instanceof NodeBuilder.Locals || o instanceof TypeCheck.Compiled
+        || o instanceof DynamicBodies.Template || o instanceof Functions.Closure;
+  }
+
+  private void fields(Object o) {
+    List<Field> state = stateFields(o.getClass());
+    boolean ownSlot = o instanceof Slot;
+    if (!ownSlot && state.isEmpty()) {
+      return;
+    }
+    String kind = kindOf(o);
+    if (saved != null) {
+      List<Value> values = new ArrayList<>();
+      List<Integer> functions = new ArrayList<>();
+      if (ownSlot) {
+        addSlot((Slot) o, values, functions);
+      }
+      for (Field f : state) {
+        Object v = get(f, o);
+        if (v instanceof Slot s) {
+          addSlot(s, values, functions);
+        } else if (v instanceof Slot[] slots) {
+          values.add(Value.of(slots.length));
+          for (Slot s : slots) {
+            addSlot(s, values, functions);
+          }
+        } else if (v instanceof Boolean b) {
+          values.add(Value.of(b));
+        } else if (v instanceof Double d) {
+          values.add(Value.of(Double.doubleToRawLongBits(d)));
+        } else if (v instanceof java.lang.Float d) {
+          values.add(Value.of((long) java.lang.Float.floatToRawIntBits(d)));
+        } else {
+          values.add(Value.of(((Number) v).longValue()));
+        }
+      }
+      saved.add(new OperatorState(functions.isEmpty() ? kind : kind + ";f="
+          + String.join(",", functions.stream().map(String::valueOf).toList()), values));
+      return;
+    }
+    OperatorState op = next(kind);
+    Set<Integer> functions = functionPositions(op.kind());
+    Iterator<Value> values = op.values().iterator();
+    int[] at = {0};
+    try {
+      if (ownSlot) {
+        loadSlot((Slot) o, values, at, functions);
+      }
+      for (Field f : state) {
+        Object v = get(f, o);
+        if (v instanceof Slot s) {
+          loadSlot(s, values, at, functions);
+        } else if (v instanceof Slot[] slots) {
+          long n = values.next().asLong();
+          at[0]++;
+          if (n != slots.length) {
+            throw mismatch(kind + " has " + slots.length + " memories, the snapshot " + n);
+          }
+          for (Slot s : slots) {
+            loadSlot(s, values, at, functions);
+          }
+        } else {
+          Value x = values.next();
+          at[0]++;
+          Class<?> t = f.getType();
+          if (t == boolean.class) {
+            f.setBoolean(o, x.asBoolean());
+          } else if (t == long.class) {
+            f.setLong(o, x.asLong());
+          } else if (t == int.class) {
+            f.setInt(o, Math.toIntExact(x.asLong()));
+          } else if (t == byte.class) {
+            f.setByte(o, (byte) x.asLong());
+          } else if (t == short.class) {
+            f.setShort(o, (short) x.asLong());
+          } else if (t == char.class) {
+            f.setChar(o, (char) x.asLong());
+          } else if (t == double.class) {
+            f.setDouble(o, Double.longBitsToDouble(x.asLong()));
+          } else {
+            f.setFloat(o, java.lang.Float.intBitsToFloat((int) x.asLong()));
+          }
+        }
+      }
+    } catch (java.util.NoSuchElementException e) {
+      throw mismatch(kind + " has fewer values than it needs");
+    } catch (io.dataflow.core.ValueTypeException | ArithmeticException e) {
+      throw mismatch(kind + ": " + e.getMessage());
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+    if (values.hasNext()) {
+      throw mismatch(kind + " has more values than it needs");
+    }
+  }
+
+  private void addSlot(Slot s, List<Value> values, List<Integer> functions) {
+    if (s.tag == Kind.FUNCTION) {
+      functions.add(values.size());
+      values.add(closure((Functions.Closure) s.ref));
+    } else {
+      values.add(s.toValue());
+    }
+  }
+
+  private void loadSlot(Slot s, Iterator<Value> values, int[] at, Set<Integer> functions) {
+    Value v = values.next();
+    if (functions.contains(at[0]++)) {
+      s.setRaw(Kind.FUNCTION, 0, closure(v));
+    } else {
+      s.setValue(v);
+    }
+  }
+
+  private Value closure(Functions.Closure c) {
+    Value index = indexOf(c.lambda());
+    TreeMap<String, Value> captured = new TreeMap<>();
+    for (Map.Entry<String, Slot> e : c.captured().entrySet()) {
+      if (e.getValue().tag == Kind.FUNCTION) {
+        throw new SnapshotException("stream '" + stream + "' holds a function that captured "
+            + "another function, which cannot be persisted");
+      }
+      captured.put(e.getKey(), e.getValue().toValue());
+    }
+    return Value.list(index, new Value.Map(captured));
+  }
+
+  private Functions.Closure closure(Value v) {
+    List<Value> parts = v.asList();
+    if (parts.size() != 2) {
+      throw mismatch("a function value needs a lambda index and its captured values");
+    }
+    Ast.Lambda lambda = lambda(parts.get(0));
+    Map<String, Slot> captured = new java.util.HashMap<>();
+    for (Map.Entry<String, Value> e : parts.get(1).asMap().entrySet()) {
+      Slot s = new Slot();
+      s.setValue(e.getValue());
+      captured.put(e.getKey(), s);
+    }
+    return new Functions.Closure(lambda, captured);
+  }
+
+  private void ring(HistoryRing ring) {
+    if (saved != null) {
+      List<Value> values = new ArrayList<>();
+      List<Integer> functions = new ArrayList<>();
+      values.add(Value.of(ring.depth()));
+      Slot tmp = new Slot();
+      for (int ago = 1; ago <= ring.size(); ago++) {
+        ring.read(ago, tmp);
+        addSlot(tmp, values, functions);
+      }
+      saved.add(new OperatorState(functions.isEmpty() ? "Ring" : "Ring;f="
+          + String.join(",", functions.stream().map(String::valueOf).toList()), values));
+      return;
+    }
+    OperatorState op = next("Ring");
+    List<Value> values = op.values();
+    if (values.isEmpty() || values.get(0).kind() != Kind.INT
+        || values.get(0).asLong() != ring.depth() || values.size() - 1 > ring.depth()) {
+      throw mismatch("a ring of depth " + ring.depth() + " does not fit " + values);
+    }
+    loadRing(ring, values.subList(1, values.size()), functionPositions(op.kind()), 1);
+  }
+
+  /** Loads samples (newest first) into a ring; {@code offset} is their index in the state. */
+  private void loadRing(HistoryRing ring, List<Value> newestFirst, Set<Integer> functions,
+      int offset) {
+    ring.clear();
+    Slot tmp = new Slot();
+    for (int i = newestFirst.size() - 1; i >= 0; i--) {
+      if (functions.contains(i + offset)) {
+        tmp.setRaw(Kind.FUNCTION, 0, closure(newestFirst.get(i)));
+      } else {
+        tmp.setValue(newestFirst.get(i));
+      }
+      ring.push(tmp);
+    }
+  }
+
+  /** A stream's history (newest first) into its ring, resized as a transfer resizes it. */
+  public static void loadHistory(HistoryRing ring, List<Value> newestFirst) {
+    ring.clear();
+    Slot tmp = new Slot();
+    int keep = Math.min(newestFirst.size(), ring.depth());
+    for (int i = keep - 1; i >= 0; i--) {
+      tmp.setValue(newestFirst.get(i));
+      ring.push(tmp);
+    }
+  }
+
+  /** The samples of a stream's ring, newest first. */
+  public static List<Value> history(HistoryRing ring, String stream) {
+    List<Value> out = new ArrayList<>();
+    Slot tmp = new Slot();
+    for (int ago = 1; ago <= ring.size(); ago++) {
+      ring.read(ago, tmp);
+      out.add(plainValue(tmp, stream));
+    }
+    return out;
+  }
+
+  private void callSite(Functions.CallSite site) {
+    if (saved != null) {
+      List<Map.Entry<Value, Functions.Instance>> byIndex = new ArrayList<>();
+      List<Value> values = new ArrayList<>();
+      for (Map.Entry<Ast.Lambda, Functions.Instance> e : site.instances.entrySet()) {
+        byIndex.add(Map.entry(indexOf(e.getKey()), e.getValue()));
+      }
+      byIndex.sort(Comparator.comparing((Map.Entry<Value, Functions.Instance> e) ->
+          e.getKey().asList().get(0).asString())
+          .thenComparingLong(e -> e.getKey().asList().get(1).asLong()));
+      for (Map.Entry<Value, Functions.Instance> e : byIndex) {
+        List<Value> names = new ArrayList<>();
+        for (String n : new java.util.TreeSet<>(e.getValue().capturedCells.keySet())) {
+          names.add(Value.of(n));
+        }
+        values.add(Value.list(e.getKey(), new Value.List(names)));
+      }
+      saved.add(new OperatorState("CallSite", values));
+      for (Map.Entry<Value, Functions.Instance> e : byIndex) {
+        visit(e.getValue());
+      }
+      return;
+    }
+    OperatorState op = next("CallSite");
+    List<Functions.Instance> instances = new ArrayList<>();
+    try {
+      for (Value v : op.values()) {
+        Ast.Lambda lambda = lambda(v.asList().get(0));
+        Map<String, Slot> captured = new java.util.HashMap<>();
+        for (Value n : v.asList().get(1).asList()) {
+          captured.put(n.asString(), new Slot());
+        }
+        instances.add(site.instance(lambda, captured));
+      }
+    } catch (io.dataflow.core.ValueTypeException | IndexOutOfBoundsException e) {
+      throw mismatch("a call site's instances are malformed: " + op.values());
+    }
+    for (Functions.Instance i : instances) {
+      visit(i);
+    }
+  }
+
+  /**
+   * A dynamic node's active body: kind {@code Body} holds its text (NoVal before the first), the
+   * signature of its typing and how many states of the body follow; then the body's own state.
+   * Into another program, a body whose typing changed restarts as a fresh activation, as after
+   * a live transfer ({@code DynamicNode.revalidateActive}).
+   */
+  private void body(DynamicNode d) {
+    DynamicBodies.Instance active = d.active();
+    if (saved != null) {
+      if (active == null) {
+        saved.add(new OperatorState("Body", List.of(Value.NOVAL, Value.NOVAL, Value.of(0))));
+        return;
+      }
+      int at = saved.size();
+      saved.add(null);
+      visit(active);
+      saved.set(at, new OperatorState("Body", List.of(Value.of(active.template.text()),
+          Value.of(DynamicBodies.typingSignature(active.template)),
+          Value.of(saved.size() - at - 1))));
+      return;
+    }
+    OperatorState op = next("Body");
+    List<Value> v = op.values();
+    if (v.size() != 3 || v.get(2).kind() != Kind.INT || v.get(2).asLong() < 0) {
+      throw mismatch("a body's state is its text, its typing and its state count");
+    }
+    if (v.get(0).kind() != Kind.STR) {
+      if (v.get(0) != Value.NOVAL || v.get(2).asLong() != 0) {
+        throw mismatch("a body's text must be a Str or NoVal, got " + v.get(0));
+      }
+      return;
+    }
+    d.restoreBody(v.get(0).asString());
+    DynamicBodies.Instance fresh = d.active();
+    boolean sameTyping = v.get(1).kind() == Kind.STR
+        && v.get(1).asString().equals(DynamicBodies.typingSignature(fresh.template));
+    if (!sameTyping && transferred) {
+      for (long i = v.get(2).asLong(); i > 0; i--) {
+        if (!loading.hasNext()) {
+          throw mismatch("a body's state count exceeds the states");
+        }
+        loading.next();
+      }
+      seen.add(fresh); // a fresh activation: nothing to load
+      return;
+    }
+    visit(fresh);
+  }
+
+  // ---- lambdas ----
+
+  /** The lambdas of the program's equations, in declaration order and then source order. */
+  private static Map<String, List<Ast.Lambda>> lambdas(Evaluator evaluator) {
+    if (!evaluator.spec().hasLambda()) {
+      return Map.of();
+    }
+    Map<String, List<Ast.Lambda>> out = new java.util.HashMap<>();
+    for (var s : evaluator.spec().streams()) {
+      if (s.equation() != null) {
+        List<Ast.Lambda> found = new ArrayList<>();
+        collect(s.equation().expr(), found);
+        out.put(s.name(), found);
+      }
+    }
+    return out;
+  }
+
+  private static void collect(Object node, List<Ast.Lambda> out) {
+    if (node instanceof Ast.Lambda l) {
+      out.add(l);
+    }
+    if (node instanceof List<?> list) {
+      for (Object e : list) {
+        collect(e, out);
+      }
+    } else if (node instanceof Record r) {
+      for (var c : r.getClass().getRecordComponents()) {
+        if (c.getType() == Ast.Pos.class || c.getType().isPrimitive()) {
+          continue;
+        }
+        try {
+          collect(c.getAccessor().invoke(r), out);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+  }
+
+  /** A lambda as {@code List[Str stream, Int index in its equation]}. */
+  private Value indexOf(Ast.Lambda lambda) {
+    // By identity; else (nodes kept by a live transfer were built from the previous program's
+    // syntax) the same lambda wherever it is written.
+    for (int pass = 0; pass < 2; pass++) {
+      for (Map.Entry<String, List<Ast.Lambda>> e : new TreeMap<>(lambdas).entrySet()) {
+        List<Ast.Lambda> in = e.getValue();
+        for (int i = 0; i < in.size(); i++) {
+          if (pass == 0 ? in.get(i) == lambda : sameSyntax(in.get(i), lambda)) {
+            return Value.list(Value.of(e.getKey()), Value.of(i));
+          }
+        }
+      }
+    }
+    throw new SnapshotException("stream '" + stream + "' holds a function defined inside a "
+        + "dynamic body, which cannot be persisted");
+  }
+
+  /** Structural equality of syntax, ignoring where it is written. */
+  private static boolean sameSyntax(Object a, Object b) {
+    if (a instanceof Ast.Pos || a == b) {
+      return true;
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      if (x.size() != y.size()) {
+        return false;
+      }
+      for (int i = 0; i < x.size(); i++) {
+        if (!sameSyntax(x.get(i), y.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof Record r && b != null && a.getClass() == b.getClass()) {
+      for (var c : r.getClass().getRecordComponents()) {
+        try {
+          if (!sameSyntax(c.getAccessor().invoke(a), c.getAccessor().invoke(b))) {
+            return false;
+          }
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return true;
+    }
+    return java.util.Objects.equals(a, b);
+  }
+
+  private Ast.Lambda lambda(Value ref) {
+    try {
+      List<Ast.Lambda> in = lambdas.get(ref.asList().get(0).asString());
+      long index = ref.asList().get(1).asLong();
+      if (in == null || index < 0 || index >= in.size() || ref.asList().size() != 2) {
+        throw mismatch("no lambda " + ref + " in the program");
+      }
+      return in.get((int) index);
+    } catch (io.dataflow.core.ValueTypeException | IndexOutOfBoundsException e) {
+      throw mismatch("a lambda reference must be [stream, index], got " + ref);
+    }
+  }
+
+  // ---- helpers ----
+
+  private OperatorState next(String kind) {
+    if (!loading.hasNext()) {
+      throw mismatch("the snapshot has no state for operator " + kind);
+    }
+    OperatorState op = loading.next();
+    int semi = op.kind().indexOf(';');
+    String k = semi < 0 ? op.kind() : op.kind().substring(0, semi);
+    if (!k.equals(kind)) {
+      throw mismatch("expected state of " + kind + ", the snapshot has " + op.kind());
+    }
+    return op;
+  }
+
+  private Set<Integer> functionPositions(String kind) {
+    int at = kind.indexOf(";f=");
+    if (at < 0) {
+      return Set.of();
+    }
+    Set<Integer> out = new java.util.HashSet<>();
+    try {
+      for (String s : kind.substring(at + 3).split(",")) {
+        out.add(Integer.parseInt(s));
+      }
+    } catch (NumberFormatException e) {
+      throw mismatch("malformed operator kind " + kind);
+    }
+    return out;
+  }
+
+  private SnapshotException mismatch(String reason) {
+    return new SnapshotException("the snapshot's state of stream '" + stream
+        + "' does not fit its operators: " + reason);
+  }
+
+  private static String kindOf(Object o) {
+    Class<?> c = o.getClass();
+    if (c.isHidden() || c.isSynthetic()) {
+      return "Lambda";
+    }
+    return c.getSimpleName();
+  }
+
+  private static Object get(Field f, Object o) {
+    try {
+      return f.get(o);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Slot, Slot[] (not Node[]) and non-final primitive fields, superclass first, by name. */
+  private static List<Field> stateFields(Class<?> c) {
+    return STATE.computeIfAbsent(c, k -> fieldsOf(k, true));
+  }
+
+  /** The fields that may lead to more state: everything else that is not a primitive. */
+  private static List<Field> children(Class<?> c) {
+    return CHILDREN.computeIfAbsent(c, k -> fieldsOf(k, false));
+  }
+
+  private static List<Field> fieldsOf(Class<?> c, boolean state) {
+    List<Class<?>> chain = new ArrayList<>();
+    for (Class<?> k = c; k != null && k != Object.class && k != Slot.class; k = k.getSuperclass()) {
+      chain.add(0, k);
+    }
+    List<Field> out = new ArrayList<>();
+    for (Class<?> k : chain) {
+      Field[] declared = k.getDeclaredFields();
+      java.util.Arrays.sort(declared, Comparator.comparing(Field::getName));
+      for (Field f : declared) {
+        if (Modifier.isStatic(f.getModifiers()) || transientAlias(f)) {
+          continue;
+        }
+        Class<?> t = f.getType();
+        boolean isState = (Slot.class.isAssignableFrom(t) && !Node.class.isAssignableFrom(t))
+            || (t == Slot[].class)
+            || (t.isPrimitive() && !Modifier.isFinal(f.getModifiers()));
+        boolean isChild = !t.isPrimitive() && !isState;
+        if (state ? isState : isChild) {
+          f.setAccessible(true);
+          out.add(f);
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Fields that point at other slots of the same tree for the duration of one tick (not
+   * memories of their own): {@code Builtins.Strict.lifted}.
+   */
+  private static boolean transientAlias(Field f) {
+    return f.getDeclaringClass() == Builtins.Strict.class && f.getName().equals("lifted");
+  }
+}
