@@ -111,22 +111,32 @@ final class Cli {
         : Sinks.text(stdout);
     DataflowRuntime runtime;
     try {
-      runtime = ReconfigurableDataflowRuntimeBuilder.create()
+      ReconfigurableDataflowRuntimeBuilder builder = ReconfigurableDataflowRuntimeBuilder.create()
           .specification(options.spec().toString(), text)
           .source(source)
           .destination("stdout", writer)
           .options(o -> o.withPolicy(policy).withContextTransfer(options.contextTransfer())
-              .withStatusEvery(options.statusEvery()))
+              .withStatusEvery(options.statusEvery())
+              .withCheckpointEveryTicks(options.checkpointEvery()))
           .statusLines(stderrLine)
           .acknowledgements(ack -> {
             stderrLine.accept(ack.toLine());
             err.flush();
           })
           .warnings(w -> stderrLine.accept("warning: " + w))
-          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(stdout))
-          .build();
-    } catch (SpecException e) {
+          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(stdout));
+      if (options.checkpointDir() != null) {
+        builder.checkpoints(options.checkpointDir());
+      }
+      if (options.resume() != null) {
+        builder.resumeFrom(options.resume());
+      }
+      runtime = builder.build();
+    } catch (SpecException | io.dataflow.core.snapshot.SnapshotException e) {
       err.println(e.getMessage());
+      return INVALID;
+    } catch (java.io.UncheckedIOException e) {
+      err.println("dataflow: " + e.getMessage() + ": " + describe(e.getCause()));
       return INVALID;
     }
     ExitReport report;

@@ -260,8 +260,9 @@ final class Commands {
       statusEvery = checkDuration(spec, value);
     }
 
-    RunOptions options(Path inputFile) {
-      return new RunOptions(specFile, inputFile, format, !noContextTransfer, statusEvery);
+    RunOptions options(Path inputFile, Path checkpointDir, long checkpointEvery, Path resume) {
+      return new RunOptions(specFile, inputFile, format, !noContextTransfer, statusEvery,
+          checkpointDir, checkpointEvery, resume);
     }
   }
 
@@ -278,14 +279,36 @@ final class Commands {
     @Option(names = "--input-file", paramLabel = "TRACE", required = true, order = 1,
         description = "the trace file")
     Path inputFile;
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR", order = 5,
+        description = "write checkpoints into DIR (the newest 3 are kept)")
+    Path checkpointDir;
+    private long checkpointEvery = 1000;
+    @Option(names = "--resume", paramLabel = "DIR", order = 7,
+        description = "resume from the newest checkpoint in DIR")
+    Path resume;
 
     Run(Context ctx) {
       this.ctx = ctx;
     }
 
+    @Option(names = "--checkpoint-every", paramLabel = "N", order = 6,
+        description = "with --checkpoint-dir: a checkpoint after every N ticks (1000)")
+    void checkpointEvery(String value) {
+      try {
+        checkpointEvery = Long.parseLong(value);
+      } catch (NumberFormatException e) {
+        checkpointEvery = 0;
+      }
+      if (checkpointEvery < 1) {
+        throw new UsageException(common.spec,
+            "--checkpoint-every must be a positive number of ticks, not '" + value + "'");
+      }
+    }
+
     @Override
     public Integer call() {
-      return Cli.runCommand(common.options(inputFile), ctx);
+      return Cli.runCommand(common.options(inputFile, checkpointDir, checkpointEvery, resume),
+          ctx);
     }
   }
 
@@ -312,7 +335,7 @@ final class Commands {
 
     @Override
     public Integer call() {
-      return Cli.liveCommand(common.options(null), ctx);
+      return Cli.liveCommand(common.options(null, null, 0, null), ctx);
     }
   }
 

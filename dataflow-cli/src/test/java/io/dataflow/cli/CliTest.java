@@ -373,4 +373,35 @@ class CliTest {
     assertThat(value.status()).isEqualTo(2);
     assertThat(value.err()).startsWith("dataflow: --format must be text or jsonl, not '-x'");
   }
+
+  @Test
+  void aRunResumedFromItsCheckpointPrintsExactlyTheRestWithTheSameTickNumbers()
+      throws IOException {
+    Path spec = file("c.dsrv", "in x\nout z\nz = default(z[1], 0) + x\n");
+    StringBuilder t = new StringBuilder();
+    for (int i = 0; i < 12; i++) {
+      t.append(i).append(": x = ").append(i).append('\n');
+    }
+    Path input = file("c.input", t.toString());
+    Path ckpt = dir.resolve("ckpt");
+    Result full = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--checkpoint-dir", ckpt.toString(), "--checkpoint-every", "5");
+    assertThat(full.status()).isZero();
+    assertThat(full.out().lines()).hasSize(12);
+    // A run that stopped after the checkpoint at the end resumes with nothing left to print.
+    Result after = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--resume", ckpt.toString());
+    assertThat(after.status()).isZero();
+    assertThat(after.out()).isEmpty();
+    // An empty directory starts from the beginning, with a warning.
+    Result fresh = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--resume", dir.resolve("none").toString());
+    assertThat(fresh.status()).isZero();
+    assertThat(fresh.out()).isEqualTo(full.out());
+    assertThat(fresh.err()).startsWith("warning: no checkpoint in ");
+    Result bad = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--checkpoint-dir", ckpt.toString(), "--checkpoint-every", "0");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).startsWith("dataflow: --checkpoint-every must be a positive number");
+  }
 }

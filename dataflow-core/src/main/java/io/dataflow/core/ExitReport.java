@@ -21,10 +21,26 @@ import java.util.List;
  * @param warnings warnings raised during the run (a full queue, later failures, ...)
  * @param fatal why a failed run failed and what a restart can do (advice, whether the last
  *     checkpoint stays resumable); null when the run completed or an operator cancelled it
+ * @param ticksTotal ticks evaluated since the run began, across resumes: a resumed run counts
+ *     the ticks its checkpoint covered once, and {@code ticksIn} only this invocation's
+ * @param checkpoint what became of the run's checkpoints
+ * @param durableMutation true when the run had started a mutation outside itself that a
+ *     restart must not repeat (a durable run's publication); a plain runtime never does
  */
 public record ExitReport(Outcome outcome, String component, String reason, Throwable cause,
     long ticksIn, long ticksOut, DrainResult drain, MonitorRevision monitorRevision,
-    long interfaceRevision, List<String> warnings, FatalReason fatal) {
+    long interfaceRevision, List<String> warnings, FatalReason fatal, long ticksTotal,
+    CheckpointOutcome checkpoint, boolean durableMutation) {
+
+  /** What became of the run's checkpoints when it ended. */
+  public enum CheckpointOutcome {
+    /** The run wrote no checkpoints. */
+    NONE,
+    /** The newest checkpoint stays, valid for a restart. */
+    KEPT,
+    /** The failure made the newest checkpoint untrustworthy: it was renamed aside, not deleted. */
+    SET_ASIDE
+  }
 
   /** How the run ended. */
   public enum Outcome {

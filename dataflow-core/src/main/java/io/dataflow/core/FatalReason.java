@@ -99,6 +99,11 @@ public record FatalReason(Kind kind, String component, String message, String ad
     }
     // A refused request explains itself (REQUEST); a failure in the control path that does not
     // is a bug and falls through to INTERNAL.
+    if (component.equals("checkpoint")) {
+      return new FatalReason(Kind.CHECKPOINT, component, message, "A checkpoint could not be"
+          + " written (disk space, permissions) or read; the previous checkpoint stays valid and"
+          + " a restart resumes from it once the directory works.", true);
+    }
     if (component.equals("startup")) {
       return new FatalReason(Kind.STARTUP, component, message, "The run did not start; fix what"
           + " the message names and start again.", true);

@@ -13,10 +13,12 @@ package io.dataflow.core;
  * @param monitorRevision the monitor revision
  * @param interfaceRevision the interface revision
  * @param atNanos the runtime clock's reading when this status was published
+ * @param lastCheckpointNanos the clock's reading when the newest checkpoint was written, or -1
+ *     when none was
  */
 public record RuntimeStatus(RuntimeState state, long ticksIn, long ticksOut, int queueDepth,
     long rejectedOffers, String lastError, MonitorRevision monitorRevision,
-    long interfaceRevision, long atNanos) {
+    long interfaceRevision, long atNanos, long lastCheckpointNanos) {
 
   /**
    * The periodic status line: every field from this one status, rates against {@code earlier}
@@ -33,6 +35,10 @@ public record RuntimeStatus(RuntimeState state, long ticksIn, long ticksOut, int
     sb.append(" queue=").append(queueDepth).append(" rejected=").append(rejectedOffers)
         .append(" monitor_revision=").append(monitorRevision.root())
         .append(" interface_revision=").append(interfaceRevision);
+    if (lastCheckpointNanos >= 0) {
+      sb.append(" last_checkpoint=")
+          .append(Math.max(0, (atNanos - lastCheckpointNanos) / 1_000_000)).append("ms_ago");
+    }
     if (lastError != null) {
       sb.append(" error=").append(lastError);
     }

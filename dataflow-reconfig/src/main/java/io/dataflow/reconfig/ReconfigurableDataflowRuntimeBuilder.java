@@ -3,7 +3,9 @@ package io.dataflow.reconfig;
 import io.dataflow.core.Backoff;
 import io.dataflow.core.Clock;
 import io.dataflow.core.DataflowRuntime;
+import io.dataflow.core.internal.CheckpointStore;
 import io.dataflow.core.internal.DataflowRuntimeBuilder;
+import io.dataflow.core.snapshot.RuntimeCheckpoint;
 import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.spi.Source;
 import io.dataflow.core.SystemClock;
@@ -58,6 +60,8 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private IoFactory ioFactory = new StandardIoFactory(System.out);
   private Consumer<String> warnings;
   private Consumer<String> statusLines;
+  private java.nio.file.Path checkpointDir;
+  private java.nio.file.Path resumeDir;
   private Consumer<ContextTransferReport> transferReports =
       r -> LOG.debug("context transfer: {}", r);
 
@@ -148,6 +152,32 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
+  /**
+   * Writes checkpoints into {@code dir} (created when missing): the monitor's snapshot and each
+   * source's position, atomically, after every {@link RuntimeOptions#checkpointEveryTicks()}
+   * ticks and every {@link RuntimeOptions#checkpointEvery()} of clock time, and at the end of
+   * the input; the newest {@link RuntimeOptions#checkpointKeep()} are kept
+   * (docs/snapshots.md#checkpoints).
+   */
+  public ReconfigurableDataflowRuntimeBuilder checkpoints(java.nio.file.Path dir) {
+    this.checkpointDir = Objects.requireNonNull(dir, "dir");
+    return this;
+  }
+
+  /**
+   * Resumes from the newest readable checkpoint in {@code dir}: the monitor continues from its
+   * snapshot and every source skips the items the checkpoint had taken from it. A checkpoint of
+   * a run that started with this specification resumes with the specification in force at the
+   * checkpoint (a request may have replaced it); one of another specification moves its state
+   * into this one by the transfer rules, with a warning. An empty or missing directory starts
+   * from the beginning, with a warning; an unreadable checkpoint is set aside (renamed, never
+   * deleted) and the next older one is used.
+   */
+  public ReconfigurableDataflowRuntimeBuilder resumeFrom(java.nio.file.Path dir) {
+    this.resumeDir = Objects.requireNonNull(dir, "dir");
+    return this;
+  }
+
   /** Changes the options: {@code .options(o -> o.withPolicy(ExecutionPolicy.SYNCHRONOUS))}. */
   public ReconfigurableDataflowRuntimeBuilder options(UnaryOperator<RuntimeOptions> change) {
     return options(change.apply(options));
@@ -209,6 +239,9 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     if (destinations.isEmpty()) {
       throw new IllegalStateException("at least one destination is required");
     }
+    String baseKey = p.definitionKey();
+    DataflowMonitor monitor = resumeDir == null ? DataflowMonitor.create(p,
+        options.monitorOptions()) : resume(p);
     InputPipelineSession in = warnings == null ? new InputPipelineSession(sources)
         : new InputPipelineSession(sources, warnings);
     OutputPipelineSession out = new OutputPipelineSession(destinations);
@@ -236,8 +269,70 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     if (warnings != null) {
       runtime.warnings(warnings::accept);
     }
-    return runtime.monitor(DataflowMonitor.create(p, options.monitorOptions())).input(in)
-        .output(out).controlHandler(controller).build();
+    if (checkpointDir != null) {
+      try {
+        runtime.checkpoints(new CheckpointStore(checkpointDir, options.checkpointKeep()),
+            options.checkpointEveryTicks(), options.checkpointEvery(), baseKey);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("cannot use the checkpoint directory "
+            + checkpointDir, e);
+      }
+    }
+    return runtime.monitor(monitor).input(in).output(out).controlHandler(controller).build();
+  }
+
+  /** The monitor of a resumed run; positions the sources (see {@link #resumeFrom}). */
+  private DataflowMonitor resume(DataflowProgram p) {
+    java.util.Optional<CheckpointStore.Loaded<RuntimeCheckpoint>> latest;
+    try {
+      latest = new CheckpointStore(resumeDir, options.checkpointKeep())
+          .latest((file, bytes) -> RuntimeCheckpoint.fromBytes(bytes));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read the checkpoint directory "
+          + resumeDir, e);
+    }
+    if (latest.isEmpty()) {
+      warn("no checkpoint in " + resumeDir + "; starting from the beginning");
+      return DataflowMonitor.create(p, options.monitorOptions());
+    }
+    latest.get().setAside().forEach(a -> warn("checkpoint " + a.file() + " could not be read ("
+        + a.reason() + "); set aside"));
+    RuntimeCheckpoint c = latest.get().content();
+    DataflowMonitor monitor;
+    if (c.baseKey().equals(p.definitionKey()) && c.specification() != null) {
+      // The same run: continue with the specification then in force.
+      DataflowProgram inForce = DataflowProgram.compile(c.specificationName(), c.specification(),
+          options.typingMode());
+      monitor = DataflowMonitor.restore(inForce, c.snapshot(), options.monitorOptions())
+          .monitor();
+    } else {
+      DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
+          options.monitorOptions());
+      warn("the checkpoint " + latest.get().file() + " was taken with another specification ("
+          + c.specificationName() + "); its state moved by the transfer rules: kept "
+          + t.report().transferred() + ", started cold " + t.report().initialized()
+          + ", histories " + t.report().historiesRetained());
+      monitor = t.monitor();
+    }
+    for (InputPipelineSession.Binding b : sources) {
+      try {
+        b.source().resumeAfter(c.positions().getOrDefault(b.source().name(), 0L));
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("source '" + b.source().name() + "' cannot resume: "
+            + e.getMessage(), e);
+      }
+    }
+    return monitor;
+  }
+
+  private void warn(String message) {
+    if (warnings != null) {
+      warnings.accept(message);
+    } else {
+      LOG.warn("{}", message);
+    }
   }
 
   private static String require(String value, String what) {

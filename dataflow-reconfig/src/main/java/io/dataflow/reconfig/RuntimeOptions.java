@@ -29,19 +29,25 @@ import java.util.Objects;
  * @param monitorOptions the monitor's options (dynamic-property cache, generated code)
  * @param statusEvery how often a status line is published (on the runtime's clock), or null
  *     for never (the default)
+ * @param checkpointEveryTicks with a checkpoint directory: a checkpoint after every so many
+ *     ticks (0: not by count)
+ * @param checkpointEvery with a checkpoint directory: a checkpoint every so much clock time
+ *     (null: not by time)
+ * @param checkpointKeep how many checkpoints the directory keeps (at least 1)
  */
 public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow window,
     int ingressCapacity, Duration closeTimeout, TypingMode typingMode, boolean contextTransfer,
-    RejectPolicy rejectPolicy, DataflowMonitor.Options monitorOptions, Duration statusEvery) {
+    RejectPolicy rejectPolicy, DataflowMonitor.Options monitorOptions, Duration statusEvery,
+    long checkpointEveryTicks, Duration checkpointEvery, int checkpointKeep) {
 
   /**
    * Name {@code dataflow}, buffered output, no input window, a queue of 4096, 30 s to close,
    * gradual typing, context transfer on, a rejected request ends the run, default monitor, no
-   * status line.
+   * status line; with a checkpoint directory, a checkpoint every 1000 ticks, the last 3 kept.
    */
   public static final RuntimeOptions DEFAULTS = new RuntimeOptions("dataflow",
       ExecutionPolicy.BUFFERED, InputWindow.none(), 4096, Duration.ofSeconds(30),
-      TypingMode.GRADUAL, true, RejectPolicy.END_RUN, DataflowMonitor.Options.DEFAULT, null);
+      TypingMode.GRADUAL, true, RejectPolicy.END_RUN, DataflowMonitor.Options.DEFAULT, null, 1000, null, 3);
 
   /** Validates the options. */
   public RuntimeOptions {
@@ -56,6 +62,16 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
       // The bounded queue (JCTools' MPSC array queue) holds at least two items.
       throw new IllegalArgumentException("ingressCapacity must be at least 2: " + ingressCapacity);
     }
+    if (checkpointEveryTicks < 0) {
+      throw new IllegalArgumentException("checkpointEveryTicks must not be negative: "
+          + checkpointEveryTicks);
+    }
+    if (checkpointEvery != null && (checkpointEvery.isNegative() || checkpointEvery.isZero())) {
+      throw new IllegalArgumentException("checkpointEvery must be positive: " + checkpointEvery);
+    }
+    if (checkpointKeep < 1) {
+      throw new IllegalArgumentException("checkpointKeep must be at least 1: " + checkpointKeep);
+    }
     if (statusEvery != null && (statusEvery.isNegative() || statusEvery.isZero())) {
       throw new IllegalArgumentException("statusEvery must be positive: " + statusEvery);
     }
@@ -67,60 +83,81 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
   /** A copy with another name. */
   public RuntimeOptions withName(String value) {
     return new RuntimeOptions(value, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another flush policy. */
   public RuntimeOptions withPolicy(ExecutionPolicy value) {
     return new RuntimeOptions(name, value, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another input window. */
   public RuntimeOptions withWindow(InputWindow value) {
     return new RuntimeOptions(name, policy, value, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another ingress capacity. */
   public RuntimeOptions withIngressCapacity(int value) {
     return new RuntimeOptions(name, policy, window, value, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another close timeout. */
   public RuntimeOptions withCloseTimeout(Duration value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, value, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another typing mode. */
   public RuntimeOptions withTypingMode(TypingMode value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, value,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery);
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with context transfer switched on or off. */
   public RuntimeOptions withContextTransfer(boolean value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        value, rejectPolicy, monitorOptions, statusEvery);
+        value, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with another reject policy. */
   public RuntimeOptions withRejectPolicy(RejectPolicy value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, value, monitorOptions, statusEvery);
+        contextTransfer, value, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy with other monitor options. */
   public RuntimeOptions withMonitorOptions(DataflowMonitor.Options value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, value, statusEvery);
+        contextTransfer, rejectPolicy, value, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
   }
 
   /** A copy that publishes a status line every {@code value} (null: never). */
   public RuntimeOptions withStatusEvery(Duration value) {
     return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, value);
+        contextTransfer, rejectPolicy, monitorOptions, value, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+  }
+
+  /** A copy that checkpoints after every {@code ticks} ticks (0: not by count). */
+  public RuntimeOptions withCheckpointEveryTicks(long ticks) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, ticks, checkpointEvery,
+        checkpointKeep);
+  }
+
+  /** A copy that checkpoints every {@code period} of clock time (null: not by time). */
+  public RuntimeOptions withCheckpointEvery(Duration period) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, period,
+        checkpointKeep);
+  }
+
+  /** A copy that keeps the newest {@code count} checkpoints. */
+  public RuntimeOptions withCheckpointKeep(int count) {
+    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
+        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks,
+        checkpointEvery, count);
   }
 }

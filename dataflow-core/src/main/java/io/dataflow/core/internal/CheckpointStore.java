@@ -145,6 +145,24 @@ public final class CheckpointStore {
     return Optional.empty();
   }
 
+  /**
+   * Renames checkpoint {@code sequence} aside ({@code .set-aside}), so no restart reads it, and
+   * records why beside it ({@code .why}); never deletes it.
+   *
+   * @return where it went
+   */
+  public Path setAside(long sequence, String why) throws IOException {
+    Path file = fileOf(sequence);
+    Path aside = file.resolveSibling(file.getFileName() + ".set-aside");
+    for (int n = 1; Files.exists(aside); n++) {
+      aside = file.resolveSibling(file.getFileName() + ".set-aside-" + n);
+    }
+    Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
+    Files.writeString(aside.resolveSibling(aside.getFileName() + ".why"), why + "\n");
+    forceDirectory();
+    return aside;
+  }
+
   /** The sequence numbers of the complete checkpoints, oldest first. */
   public List<Long> sequences() throws IOException {
     List<Long> out = new ArrayList<>();

@@ -25,6 +25,10 @@ public final class DataflowRuntimeBuilder {
   ControlHandler controlHandler;
   Duration closeTimeout = Duration.ofSeconds(30);
   Duration statusEvery;
+  CheckpointStore checkpoints;
+  long checkpointEveryTicks;
+  Duration checkpointEvery;
+  String checkpointBaseKey;
   java.util.function.Consumer<String> statusLines;
   DirectDataflowEngine.Warnings warnings;
 
@@ -85,6 +89,29 @@ public final class DataflowRuntimeBuilder {
   /** Handles control items (required to accept any). */
   public DataflowRuntimeBuilder controlHandler(ControlHandler value) {
     this.controlHandler = value;
+    return this;
+  }
+
+  /**
+   * Writes a {@link RuntimeCheckpoint} into {@code store} after every {@code everyTicks} ticks
+   * (0: not by count) and every {@code every} of clock time (null: not by time), between two
+   * ingress items, and once more when the input ends.
+   *
+   * @param baseKey the definition key of the specification the run starts with
+   */
+  public DataflowRuntimeBuilder checkpoints(CheckpointStore store, long everyTicks,
+      Duration every, String baseKey) {
+    if (everyTicks < 0) {
+      throw new IllegalArgumentException("checkpoint interval must not be negative: "
+          + everyTicks);
+    }
+    if (every != null && (every.isNegative() || every.isZero())) {
+      throw new IllegalArgumentException("checkpoint period must be positive: " + every);
+    }
+    this.checkpoints = Objects.requireNonNull(store, "store");
+    this.checkpointEveryTicks = everyTicks;
+    this.checkpointEvery = every;
+    this.checkpointBaseKey = Objects.requireNonNull(baseKey, "baseKey");
     return this;
   }
 

@@ -12,6 +12,7 @@ import io.dataflow.core.TickBatch;
 import io.dataflow.core.Clock;
 import io.dataflow.core.DataflowRuntime;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.dataflow.core.spi.SourceContext;
+import io.dataflow.core.snapshot.RuntimeCheckpoint;
 import io.dataflow.core.spi.Monitor;
 import io.dataflow.core.spi.RevisionedMonitor;
 import io.dataflow.core.spi.ControlRequest;
@@ -70,6 +72,15 @@ public final class OwnerLoop implements DataflowRuntime {
   private final long statusEvery; // 0: no periodic status line
   private final java.util.function.Consumer<String> statusLines;
   private final CountDownLatch terminated = new CountDownLatch(1);
+  // Checkpoints (owner thread): where, how often, and what was written last.
+  private final CheckpointStore checkpoints;
+  private final long checkpointEveryTicks;
+  private final long checkpointEveryNanos;
+  private final String checkpointBaseKey;
+  private long checkpointSequence;
+  private long ticksAtCheckpoint;
+  private TimerQueue.Timer checkpointTimer;
+  private volatile long lastCheckpointAt = -1; // clock time of the newest checkpoint; -1 none
   private RuntimeStatus lastReported; // owner thread
   private TimerQueue.Timer statusTimer; // owner thread
   private final FailureGate failures = new FailureGate();
@@ -107,6 +118,10 @@ public final class OwnerLoop implements DataflowRuntime {
     this.output = b.output;
     this.controlHandler = b.controlHandler;
     this.closeTimeout = b.closeTimeout;
+    this.checkpoints = b.checkpoints;
+    this.checkpointEveryTicks = b.checkpointEveryTicks;
+    this.checkpointEveryNanos = b.checkpointEvery == null ? 0 : b.checkpointEvery.toNanos();
+    this.checkpointBaseKey = b.checkpointBaseKey;
     this.statusEvery = b.statusEvery == null ? 0 : b.statusEvery.toNanos();
     this.statusLines = b.statusLines != null ? b.statusLines : line -> LOG.info("{}: {}", name, line);
     DirectDataflowEngine.Warnings sink = b.warnings == null ? this::warn : m -> {
@@ -360,6 +375,18 @@ public final class OwnerLoop implements DataflowRuntime {
     }
     clock.attach(timers);
     state = RuntimeState.RUNNING;
+    if (checkpoints != null) {
+      try {
+        java.util.List<Long> written = checkpoints.sequences();
+        checkpointSequence = written.isEmpty() ? 0 : written.get(written.size() - 1);
+      } catch (IOException e) {
+        fail("checkpoint", e, now);
+      }
+      ticksAtCheckpoint = engine.ticksIn();
+      if (checkpointEveryNanos > 0) {
+        checkpointTimer = timers.schedule(now + checkpointEveryNanos, this::checkpointFromTimer);
+      }
+    }
     if (statusEvery > 0) {
       publishStatus();
       lastReported = status;
@@ -423,6 +450,9 @@ public final class OwnerLoop implements DataflowRuntime {
     } catch (RuntimeException e) {
       fail(componentOf(e), e, now);
     }
+    if (checkpoints != null && !failures.isSet() && engine.ticksIn() > ticksAtCheckpoint) {
+      checkpoint(now); // the end of the input: a resume then has nothing left to do
+    }
     return beginClosing(now, closeDeadline);
   }
 
@@ -433,6 +463,10 @@ public final class OwnerLoop implements DataflowRuntime {
         && (item = nextItem()) != null) {
       work++;
       handle(item, now);
+      if (checkpointEveryTicks > 0 && state.compareTo(RuntimeState.CLOSING) < 0
+          && engine.ticksIn() - ticksAtCheckpoint >= checkpointEveryTicks) {
+        checkpoint(now);
+      }
     }
     return work;
   }
@@ -588,6 +622,9 @@ public final class OwnerLoop implements DataflowRuntime {
     if (statusTimer != null) {
       statusTimer.cancel(); // nothing to report while closing; the exit report follows
     }
+    if (checkpointTimer != null) {
+      checkpointTimer.cancel();
+    }
     ingress.close();
     int dropped = window.discard();
     if (dropped > 0) {
@@ -646,6 +683,7 @@ public final class OwnerLoop implements DataflowRuntime {
     FailureGate.Failure f = failures.get();
     ExitReport.Outcome outcome = f == null ? ExitReport.Outcome.COMPLETED
         : f.cancel() ? ExitReport.Outcome.CANCELLED : ExitReport.Outcome.FAILED;
+    ExitReport.CheckpointOutcome kept = checkpointOutcome(f); // may add a warning
     List<String> w;
     synchronized (warnings) {
       w = List.copyOf(warnings);
@@ -653,9 +691,31 @@ public final class OwnerLoop implements DataflowRuntime {
     report = new ExitReport(outcome, f == null ? null : f.component(),
         f == null ? null : f.reason(), f == null ? null : f.cause(), engine.ticksIn(),
         engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w,
-        f == null ? null : f.fatal());
+        f == null ? null : f.fatal(), engine.monitor().nextTick(), kept, false);
     publishStatus();
     terminated.countDown();
+  }
+
+  /**
+   * The checkpoint decision of the run's end: a fatal reason that does not keep the last
+   * checkpoint resumable sets it aside (renamed, never deleted), once.
+   */
+  private ExitReport.CheckpointOutcome checkpointOutcome(FailureGate.Failure f) {
+    if (checkpoints == null || checkpointSequence == 0) {
+      return ExitReport.CheckpointOutcome.NONE;
+    }
+    if (f == null || f.fatal() == null || f.fatal().resumable()) {
+      return ExitReport.CheckpointOutcome.KEPT;
+    }
+    try {
+      Path aside = checkpoints.setAside(checkpointSequence, f.fatal().line());
+      warn("checkpoint " + checkpointSequence + " set aside as " + aside + ": "
+          + f.fatal().kind() + " does not keep it resumable");
+      return ExitReport.CheckpointOutcome.SET_ASIDE;
+    } catch (IOException e) {
+      warn("checkpoint " + checkpointSequence + " could not be set aside: " + e.getMessage());
+      return ExitReport.CheckpointOutcome.KEPT;
+    }
   }
 
   /** Counts what was admitted but never evaluated (cancel, failure, a passed deadline). */
@@ -685,6 +745,37 @@ public final class OwnerLoop implements DataflowRuntime {
     return interfaceRevision;
   }
 
+  private void checkpointFromTimer() {
+    if (state.compareTo(RuntimeState.CLOSING) < 0) {
+      checkpoint(clock.nanoTime());
+      checkpointTimer = timers.schedule(clock.nanoTime() + checkpointEveryNanos,
+          this::checkpointFromTimer);
+    }
+  }
+
+  /**
+   * Writes a checkpoint now, between two ingress items: the window and the engine are flushed
+   * first, so every output of the ticks it covers has been handed to the destinations.
+   */
+  private void checkpoint(long now) {
+    try {
+      window.flush();
+      engine.flush();
+      Monitor m = engine.monitor();
+      io.dataflow.core.snapshot.MonitorSnapshot snapshot = m.snapshot();
+      RuntimeCheckpoint c = new RuntimeCheckpoint(checkpointSequence + 1, consumedItems(),
+          checkpointBaseKey, snapshot.programName(), m.specification(), snapshot);
+      checkpoints.write(c.sequence(), c.toBytes());
+      checkpointSequence = c.sequence();
+      ticksAtCheckpoint = engine.ticksIn();
+      lastCheckpointAt = now;
+    } catch (MonitorException e) {
+      fail("monitor", e, now);
+    } catch (IOException | RuntimeException e) {
+      fail("checkpoint", e, now);
+    }
+  }
+
   /** The periodic status line: one status read, rates since the previous line. */
   private void reportStatus() {
     publishStatus();
@@ -700,7 +791,7 @@ public final class OwnerLoop implements DataflowRuntime {
     status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(),
         ingress.size() + carried.size(),
         ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
-        interfaceRevision(), clock.nanoTime());
+        interfaceRevision(), clock.nanoTime(), lastCheckpointAt);
   }
 
   /** The name of this runtime (thread names, logs). */
