@@ -73,6 +73,30 @@ final class Cli {
     }
   }
 
+  /** {@code dataflow snapshot show FILE}: the file as JSON (docs/snapshots.md). */
+  static int showSnapshot(Path file, PrintStream out, PrintStream err) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      err.println(file + ": cannot read: " + describe(e));
+      return INVALID;
+    }
+    try {
+      boolean checkpoint = bytes.length >= 4 && bytes[0] == 'D' && bytes[1] == 'F'
+          && bytes[2] == 'C' && bytes[3] == 'P';
+      out.println(checkpoint
+          ? io.dataflow.io.SnapshotJson.checkpointToJson(
+              io.dataflow.core.snapshot.RuntimeCheckpoint.fromBytes(bytes))
+          : io.dataflow.io.SnapshotJson.toJson(
+              io.dataflow.core.snapshot.MonitorSnapshot.fromBytes(bytes)));
+      return OK;
+    } catch (io.dataflow.core.snapshot.SnapshotException e) {
+      err.println(file + ": " + e.getMessage());
+      return INVALID;
+    }
+  }
+
   static int runCommand(RunOptions options, Commands.Context ctx) {
     PrintStream err = ctx.err();
     if (!Files.isReadable(options.inputFile())) {

@@ -47,6 +47,8 @@ final class Commands {
     cl.addSubcommand("run", new Run(ctx));
     cl.addSubcommand("live", new Live(ctx));
     cl.addSubcommand("check", new Check(ctx));
+    cl.addSubcommand("snapshot", new CommandLine(new Snapshot(ctx))
+        .addSubcommand("show", new SnapshotShow(ctx)));
     cl.addSubcommand("help", new CommandLine.HelpCommand());
     // These settings reach the subcommands added above.
     cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
@@ -336,6 +338,43 @@ final class Commands {
     @Override
     public Integer call() {
       return Cli.liveCommand(common.options(null, null, 0, null), ctx);
+    }
+  }
+
+  /** {@code dataflow snapshot}: what a snapshot or checkpoint file holds. */
+  @Command(name = "snapshot", customSynopsis = "dataflow snapshot show FILE",
+      description = {"Inspects snapshot and checkpoint files."})
+  static final class Snapshot implements Callable<Integer> {
+    private final Context ctx;
+    @Spec
+    CommandSpec spec;
+
+    Snapshot(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      throw new UsageException(spec, "snapshot needs a subcommand: show FILE");
+    }
+  }
+
+  @Command(name = "show", footer = EXIT_STATUS, customSynopsis = "dataflow snapshot show FILE",
+      description = {"Prints a monitor snapshot or a runtime checkpoint file as JSON."})
+  static final class SnapshotShow implements Callable<Integer> {
+    private final Context ctx;
+    @Parameters(index = "0", paramLabel = "FILE", description = "the snapshot or checkpoint")
+    Path file;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help and exit")
+    boolean help;
+
+    SnapshotShow(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      return Cli.showSnapshot(file, ctx.out(), ctx.err());
     }
   }
 

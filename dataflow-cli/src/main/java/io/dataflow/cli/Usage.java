@@ -12,6 +12,8 @@ final class Usage {
       "        read JSON Lines ticks and {\"$reconfigure\": {...}} requests from stdin,",
       "        print outputs as they are produced",
       "        (run and live: --status-every DURATION prints a status line on stderr)",
+      "  snapshot show FILE",
+      "        print a snapshot or checkpoint file as JSON",
       "  check SPEC",
       "        compile SPEC and report the first error",
       "  help [COMMAND], --help, -h",

@@ -404,4 +404,29 @@ class CliTest {
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).startsWith("dataflow: --checkpoint-every must be a positive number");
   }
+
+  @Test
+  void snapshotShowPrintsACheckpointAsJsonAndRefusesABrokenFileWithStatusTwo()
+      throws IOException {
+    Path spec = file("s.dsrv", "in x\nout z\nz = default(z[1], 0) + x\n");
+    Path input = file("s.input", "0: x = 1\n1: x = 2\n");
+    Path ckpt = dir.resolve("s-ckpt");
+    assertThat(cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--checkpoint-dir", ckpt.toString()).status()).isZero();
+    Path file;
+    try (java.util.stream.Stream<Path> files = Files.list(ckpt)) {
+      file = files.findFirst().orElseThrow();
+    }
+    Result show = cli("", "snapshot", "show", file.toString());
+    assertThat(show.status()).isZero();
+    assertThat(show.out()).contains("\"checkpoint\" : 1").contains("\"trace\" : 2")
+        .contains("\"nextTick\" : 2").contains("{\n      \"Int\" : 3\n    }");
+    byte[] b = Files.readAllBytes(file);
+    b[b.length - 10] ^= 1;
+    Files.write(file, b);
+    Result bad = cli("", "snapshot", "show", file.toString());
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.out()).isEmpty();
+    assertThat(bad.err()).startsWith(file + ": checkpoint, byte ").contains("checksum mismatch");
+  }
 }

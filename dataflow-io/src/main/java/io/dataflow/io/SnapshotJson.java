@@ -42,6 +42,34 @@ public final class SnapshotJson {
 
   private SnapshotJson() {}
 
+  /**
+   * A runtime checkpoint as JSON: its sequence, the source positions, the starting definition
+   * key, the specification in force and, under {@code snapshot}, {@link #toJson} of its
+   * monitor's snapshot.
+   */
+  public static String checkpointToJson(io.dataflow.core.snapshot.RuntimeCheckpoint c) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      g.useDefaultPrettyPrinter();
+      g.writeStartObject();
+      g.writeNumberField("checkpoint", c.sequence());
+      g.writeObjectFieldStart("positions");
+      for (Map.Entry<String, Long> e : new TreeMap<>(c.positions()).entrySet()) {
+        g.writeNumberField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+      g.writeStringField("startingDefinitionKey", c.baseKey());
+      g.writeStringField("specificationName", c.specificationName());
+      g.writeStringField("specification", c.specification());
+      g.writeFieldName("snapshot");
+      g.writeRawValue(toJson(c.snapshot()));
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
+    return out.toString();
+  }
+
   /** The snapshot as pretty-printed JSON, fields in a fixed order. */
   public static String toJson(MonitorSnapshot s) {
     StringWriter out = new StringWriter();
