@@ -308,18 +308,25 @@ class RuntimeLifecycleTest {
     }
   }
 
-  @Test
-  void waitingOnAThreadedRuntimeNeverMovesItsManualClock() throws Exception {
-    ManualClock clock = new ManualClock();
-    io.dataflow.io.Sinks.Collecting out = io.dataflow.io.Sinks.collecting();
+  /** A runtime on its own thread and a manual clock, fed {@code ticks} ticks. */
+  private static io.dataflow.core.DataflowRuntime startedOnManualClock(ManualClock clock,
+      io.dataflow.io.Sinks.Collecting out, int ticks) {
     io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
         .ReconfigurableDataflowRuntimeBuilder.create().specification("add.dsrv", ADD)
         .clock(clock).destination("out", out).build();
     runtime.start();
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < ticks; i++) {
       runtime.submit(Tick.of(java.util.Map.of("x", Value.of(i), "y", Value.of(1))),
           Duration.ofSeconds(5));
     }
+    return runtime;
+  }
+
+  @Test
+  void waitingOnAThreadedRuntimeNeverMovesItsManualClock() throws Exception {
+    ManualClock clock = new ManualClock();
+    io.dataflow.io.Sinks.Collecting out = io.dataflow.io.Sinks.collecting();
+    io.dataflow.core.DataflowRuntime runtime = startedOnManualClock(clock, out, 1000);
     runtime.endOfInput();
     ExitReport r = runtime.awaitTermination(Duration.ofSeconds(5));
     assertThat(r.outcome()).isEqualTo(ExitReport.Outcome.COMPLETED);
@@ -331,15 +338,8 @@ class RuntimeLifecycleTest {
   @Test
   void closingAThreadedRuntimeOnAManualClockStopsGracefully() {
     ManualClock clock = new ManualClock();
-    io.dataflow.io.Sinks.Collecting out = io.dataflow.io.Sinks.collecting();
-    io.dataflow.core.DataflowRuntime runtime = io.dataflow.reconfig
-        .ReconfigurableDataflowRuntimeBuilder.create().specification("add.dsrv", ADD)
-        .clock(clock).destination("out", out).build();
-    runtime.start();
-    for (int i = 0; i < 500; i++) {
-      runtime.submit(Tick.of(java.util.Map.of("x", Value.of(i), "y", Value.of(1))),
-          Duration.ofSeconds(5));
-    }
+    io.dataflow.core.DataflowRuntime runtime = startedOnManualClock(clock,
+        io.dataflow.io.Sinks.collecting(), 500);
     runtime.close();
     ExitReport r = runtime.exitReport();
     assertThat(r).isNotNull();
