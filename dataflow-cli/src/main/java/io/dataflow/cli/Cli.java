@@ -77,6 +77,11 @@ final class Cli {
   static int showSnapshot(Path file, PrintStream out, PrintStream err) {
     byte[] bytes;
     try {
+      if (Files.size(file) > io.dataflow.core.snapshot.RuntimeCheckpoint.MAX_BYTES) {
+        err.println(file + ": " + Files.size(file) + " bytes is more than a snapshot or a"
+            + " checkpoint may hold");
+        return INVALID;
+      }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       err.println(file + ": cannot read: " + describe(e));

@@ -427,6 +427,6 @@ class CliTest {
     Result bad = cli("", "snapshot", "show", file.toString());
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.out()).isEmpty();
-    assertThat(bad.err()).startsWith(file + ": checkpoint, byte ").contains("checksum mismatch");
+    assertThat(bad.err()).startsWith(file + ": at byte offset ").contains("checksum mismatch");
   }
 }

@@ -281,12 +281,22 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return runtime.monitor(monitor).input(in).output(out).controlHandler(controller).build();
   }
 
+  /** A checkpoint that read back and restored. */
+  private record Resumed(RuntimeCheckpoint checkpoint, DataflowMonitor monitor,
+      io.dataflow.monitor.ContextTransferReport transferred) {}
+
   /** The monitor of a resumed run; positions the sources (see {@link #resumeFrom}). */
   private DataflowMonitor resume(DataflowProgram p) {
-    java.util.Optional<CheckpointStore.Loaded<RuntimeCheckpoint>> latest;
+    if (!java.nio.file.Files.isDirectory(resumeDir)) {
+      warn("no checkpoint in " + resumeDir + "; starting from the beginning");
+      return DataflowMonitor.create(p, options.monitorOptions());
+    }
+    java.util.Optional<CheckpointStore.Loaded<Resumed>> latest;
     try {
+      // Reading includes restoring: a checkpoint that reads but does not restore is set aside
+      // like a corrupted one, and the next older one is tried.
       latest = new CheckpointStore(resumeDir, options.checkpointKeep())
-          .latest((file, bytes) -> RuntimeCheckpoint.fromBytes(bytes));
+          .latest((file, bytes) -> restore(p, RuntimeCheckpoint.fromBytes(bytes)));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot read the checkpoint directory "
           + resumeDir, e);
@@ -297,26 +307,16 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     }
     latest.get().setAside().forEach(a -> warn("checkpoint " + a.file() + " could not be read ("
         + a.reason() + "); set aside"));
-    RuntimeCheckpoint c = latest.get().content();
-    DataflowMonitor monitor;
-    if (c.baseKey().equals(p.definitionKey()) && c.specification() != null) {
-      // The same run: continue with the specification then in force.
-      DataflowProgram inForce = DataflowProgram.compile(c.specificationName(), c.specification(),
-          options.typingMode());
-      monitor = DataflowMonitor.restore(inForce, c.snapshot(), options.monitorOptions())
-          .monitor();
-    } else {
-      DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
-          options.monitorOptions());
+    Resumed r = latest.get().content();
+    if (r.transferred() != null) {
       warn("the checkpoint " + latest.get().file() + " was taken with another specification ("
-          + c.specificationName() + "); its state moved by the transfer rules: kept "
-          + t.report().transferred() + ", started cold " + t.report().initialized()
-          + ", histories " + t.report().historiesRetained());
-      monitor = t.monitor();
+          + r.checkpoint().specificationName() + "); its state moved by the transfer rules: kept "
+          + r.transferred().transferred() + ", started cold " + r.transferred().initialized()
+          + ", histories " + r.transferred().historiesRetained());
     }
     for (InputPipelineSession.Binding b : sources) {
       try {
-        b.source().resumeAfter(c.positions().getOrDefault(b.source().name(), 0L));
+        b.source().resumeAfter(r.checkpoint().positions().getOrDefault(b.source().name(), 0L));
       } catch (RuntimeException e) {
         throw e;
       } catch (Exception e) {
@@ -324,7 +324,21 @@ public final class ReconfigurableDataflowRuntimeBuilder {
             + e.getMessage(), e);
       }
     }
-    return monitor;
+    return r.monitor();
+  }
+
+  /** Restores a checkpoint's monitor for a run of {@code p} (see {@link #resumeFrom}). */
+  private Resumed restore(DataflowProgram p, RuntimeCheckpoint c) {
+    if (c.baseKey().equals(p.definitionKey()) && c.specification() != null) {
+      // The same run: continue with the specification then in force.
+      DataflowProgram inForce = DataflowProgram.compile(c.specificationName(), c.specification(),
+          options.typingMode());
+      return new Resumed(c, DataflowMonitor.restore(inForce, c.snapshot(),
+          options.monitorOptions()).monitor(), null);
+    }
+    DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
+        options.monitorOptions());
+    return new Resumed(c, t.monitor(), t.report());
   }
 
   private void warn(String message) {

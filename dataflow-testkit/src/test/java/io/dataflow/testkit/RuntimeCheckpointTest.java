@@ -96,8 +96,21 @@ class RuntimeCheckpointTest {
   @Test
   void aRunResumedFromAnyCheckpointPrintsWhatTheUninterruptedRunPrintedAfterIt()
       throws IOException {
-    Path all = dir.resolve("all");
-    Run full = run(COUNTER, all, null);
+    everyCheckpointResumesExactly(RuntimeCheckpointTest::items, "items");
+  }
+
+  @Test
+  void checkpointsFallInsideATraceFilesBatchesAndResumeExactly() throws IOException {
+    // A trace file delivers its ticks in batches; positions count single ticks.
+    everyCheckpointResumesExactly(
+        () -> TraceFileSource.of("trace", new StringReader(trace()), "t.input"), "trace");
+  }
+
+  private void everyCheckpointResumesExactly(
+      java.util.function.Supplier<io.dataflow.core.spi.Source> source, String name)
+      throws IOException {
+    Path all = dir.resolve(name);
+    Run full = run(COUNTER, all, null, source);
     assertThat(full.report().isCompleted()).isTrue();
     List<Path> files;
     try (Stream<Path> s = Files.list(all)) {
@@ -108,10 +121,10 @@ class RuntimeCheckpointTest {
     for (Path f : files) {
       RuntimeCheckpoint c = RuntimeCheckpoint.fromBytes(Files.readAllBytes(f));
       long next = c.snapshot().nextTick();
-      Path one = dir.resolve("one-" + f.getFileName());
+      Path one = dir.resolve(name + "-one-" + f.getFileName());
       Files.createDirectories(one);
       Files.copy(f, one.resolve(f.getFileName()));
-      Run resumed = run(COUNTER, null, one);
+      Run resumed = run(COUNTER, null, one, source);
       assertThat(resumed.report().isCompleted()).as("resume from %s", f).isTrue();
       List<OutputRow> expected = full.rows().stream().filter(r -> r.tick() >= next).toList();
       assertThat(resumed.rows()).as("resume from %s (next tick %d)", f, next)
@@ -273,5 +286,39 @@ class RuntimeCheckpointTest {
     Run resumed = run(COUNTER, null, ckpt);
     assertThat(resumed.report().ticksTotal() - resumed.report().ticksIn())
         .isLessThan(r.report().ticksTotal());
+  }
+
+  @Test
+  void aCheckpointThatReadsButDoesNotRestoreIsSetAsideAndTheOlderOneResumes()
+      throws IOException {
+    Path ckpt = dir.resolve("c");
+    run(COUNTER, ckpt, null);
+    List<Path> files;
+    try (Stream<Path> s = Files.list(ckpt)) {
+      files = s.sorted().toList();
+    }
+    Path newest = files.get(files.size() - 1);
+    RuntimeCheckpoint c = RuntimeCheckpoint.fromBytes(Files.readAllBytes(newest));
+    // Well-formed, but its specification no longer compiles.
+    Files.write(newest, new RuntimeCheckpoint(c.sequence(), c.positions(), c.baseKey(),
+        c.specificationName(), "in x\nout z\nz = nope", c.snapshot()).toBytes());
+    Run resumed = run(COUNTER, null, ckpt);
+    assertThat(resumed.warnings()).singleElement().asString().contains("could not be read")
+        .contains("unknown stream 'nope'");
+    assertThat(Path.of(newest + ".unreadable")).exists();
+    assertThat(resumed.report().isCompleted()).isTrue();
+    RuntimeCheckpoint older = RuntimeCheckpoint.fromBytes(
+        Files.readAllBytes(files.get(files.size() - 2)));
+    assertThat(resumed.report().ticksTotal() - resumed.report().ticksIn())
+        .isEqualTo(older.snapshot().nextTick());
+  }
+
+  @Test
+  void resumingFromAMissingDirectoryDoesNotCreateIt() {
+    Path missing = dir.resolve("missing");
+    Run resumed = run(COUNTER, null, missing);
+    assertThat(resumed.warnings()).containsExactly("no checkpoint in " + missing
+        + "; starting from the beginning");
+    assertThat(missing).doesNotExist();
   }
 }

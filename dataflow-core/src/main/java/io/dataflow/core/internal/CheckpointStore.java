@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  */
 public final class CheckpointStore {
   private static final Pattern NAME = Pattern.compile("checkpoint-(\\d{20})\\.ckpt");
+  /** A larger file is not read into memory: it is set aside like any unreadable one. */
+  private static final long MAX_FILE_BYTES = 1L << 30;
 
   /** Reads a checkpoint's bytes; throws to reject it. */
   @FunctionalInterface
@@ -133,8 +135,11 @@ public final class CheckpointStore {
     List<SetAside> aside = new ArrayList<>();
     for (int i = all.size() - 1; i >= 0; i--) {
       Path file = fileOf(all.get(i));
-      byte[] bytes = Files.readAllBytes(file);
       try {
+        if (Files.size(file) > MAX_FILE_BYTES) {
+          throw new IOException(Files.size(file) + " bytes is more than a checkpoint may hold");
+        }
+        byte[] bytes = Files.readAllBytes(file);
         return Optional.of(new Loaded<>(all.get(i), file, reader.read(file, bytes),
             List.copyOf(aside)));
       } catch (Exception rejected) {

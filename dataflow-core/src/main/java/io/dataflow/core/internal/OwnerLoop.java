@@ -78,6 +78,8 @@ public final class OwnerLoop implements DataflowRuntime {
   private final long checkpointEveryNanos;
   private final String checkpointBaseKey;
   private long checkpointSequence;
+  private boolean wroteCheckpoint;
+  private long ticksTaken; // ticks taken from the ingress (owner thread)
   private long ticksAtCheckpoint;
   private TimerQueue.Timer checkpointTimer;
   private volatile long lastCheckpointAt = -1; // clock time of the newest checkpoint; -1 none
@@ -382,7 +384,7 @@ public final class OwnerLoop implements DataflowRuntime {
       } catch (IOException e) {
         fail("checkpoint", e, now);
       }
-      ticksAtCheckpoint = engine.ticksIn();
+      ticksAtCheckpoint = ticksTaken;
       if (checkpointEveryNanos > 0) {
         checkpointTimer = timers.schedule(now + checkpointEveryNanos, this::checkpointFromTimer);
       }
@@ -450,7 +452,7 @@ public final class OwnerLoop implements DataflowRuntime {
     } catch (RuntimeException e) {
       fail(componentOf(e), e, now);
     }
-    if (checkpoints != null && !failures.isSet() && engine.ticksIn() > ticksAtCheckpoint) {
+    if (checkpoints != null && !failures.isSet() && ticksTaken > ticksAtCheckpoint) {
       checkpoint(now); // the end of the input: a resume then has nothing left to do
     }
     return beginClosing(now, closeDeadline);
@@ -463,10 +465,6 @@ public final class OwnerLoop implements DataflowRuntime {
         && (item = nextItem()) != null) {
       work++;
       handle(item, now);
-      if (checkpointEveryTicks > 0 && state.compareTo(RuntimeState.CLOSING) < 0
-          && engine.ticksIn() - ticksAtCheckpoint >= checkpointEveryTicks) {
-        checkpoint(now);
-      }
     }
     return work;
   }
@@ -537,6 +535,7 @@ public final class OwnerLoop implements DataflowRuntime {
             window.accept(input.admit(d.source(), batch.get(i)), now);
           }
           consumed(d.source(), batch.size());
+          ticksTaken += batch.size();
           ticks += batch.size();
         } else {
           past.add(item.source()); // its control item, end or failure keeps its place
@@ -562,8 +561,12 @@ public final class OwnerLoop implements DataflowRuntime {
         java.util.List<Tick> ticks = d.batch().ticks();
         for (int i = 0, n = ticks.size(); i < n; i++) {
           window.accept(input.admit(d.source(), ticks.get(i)), now);
+          consumed(d.source(), 1);
+          ticksTaken++;
+          if (checkpointDue()) {
+            checkpoint(now); // inside a batch too: positions count single ticks
+          }
         }
-        consumed(d.source(), ticks.size());
       } else if (item instanceof Ingress.Control c) {
         consumed(c.source(), 1); // a control item is one item of its source's input
         window.flush();
@@ -701,8 +704,8 @@ public final class OwnerLoop implements DataflowRuntime {
    * checkpoint resumable sets it aside (renamed, never deleted), once.
    */
   private ExitReport.CheckpointOutcome checkpointOutcome(FailureGate.Failure f) {
-    if (checkpoints == null || checkpointSequence == 0) {
-      return ExitReport.CheckpointOutcome.NONE;
+    if (checkpoints == null || !wroteCheckpoint) {
+      return ExitReport.CheckpointOutcome.NONE; // never touch a checkpoint of another run
     }
     if (f == null || f.fatal() == null || f.fatal().resumable()) {
       return ExitReport.CheckpointOutcome.KEPT;
@@ -745,6 +748,15 @@ public final class OwnerLoop implements DataflowRuntime {
     return interfaceRevision;
   }
 
+  /** Whether the ticks since the last checkpoint reached the interval (owner thread). */
+  private boolean checkpointDue() {
+    if (checkpointEveryTicks <= 0 || state.compareTo(RuntimeState.CLOSING) >= 0) {
+      return false;
+    }
+    // Ticks taken, not evaluated: those still in an input window are flushed by the checkpoint.
+    return ticksTaken - ticksAtCheckpoint >= checkpointEveryTicks;
+  }
+
   private void checkpointFromTimer() {
     if (state.compareTo(RuntimeState.CLOSING) < 0) {
       checkpoint(clock.nanoTime());
@@ -767,7 +779,8 @@ public final class OwnerLoop implements DataflowRuntime {
           checkpointBaseKey, snapshot.programName(), m.specification(), snapshot);
       checkpoints.write(c.sequence(), c.toBytes());
       checkpointSequence = c.sequence();
-      ticksAtCheckpoint = engine.ticksIn();
+      wroteCheckpoint = true;
+      ticksAtCheckpoint = ticksTaken;
       lastCheckpointAt = now;
     } catch (MonitorException e) {
       fail("monitor", e, now);

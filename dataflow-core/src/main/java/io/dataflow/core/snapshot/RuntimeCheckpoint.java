@@ -33,6 +33,8 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
     String specificationName, String specification, MonitorSnapshot snapshot) {
   private static final byte[] MAGIC = {'D', 'F', 'C', 'P'};
   private static final int VERSION = 1;
+  /** The largest checkpoint file a reader accepts (the snapshot codec's own limit). */
+  public static final long MAX_BYTES = 1L << 30;
 
   /** Validates and copies. */
   public RuntimeCheckpoint {
@@ -87,6 +89,9 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
    *     corrupted, of another format version or not a checkpoint
    */
   public static RuntimeCheckpoint fromBytes(byte[] bytes) {
+    if (bytes.length > MAX_BYTES) {
+      throw bad(0, bytes.length + " bytes is more than a checkpoint may hold (" + MAX_BYTES + ")");
+    }
     ByteBuffer in = ByteBuffer.wrap(bytes);
     try {
       if (bytes.length < MAGIC.length + 8) {
@@ -109,22 +114,37 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
       }
       ByteBuffer body = ByteBuffer.wrap(bytes, 8, bytes.length - 12).slice();
       long sequence = body.getLong();
+      if (sequence < 1) {
+        throw bad(8, "checkpoint sequence " + sequence);
+      }
       int n = count(body, 12);
       Map<String, Long> positions = new TreeMap<>();
       for (int i = 0; i < n; i++) {
-        positions.put(string(body), body.getLong());
+        int at = 8 + body.position();
+        String source = string(body);
+        long position = body.getLong();
+        if (position < 0 || positions.put(source, position) != null) {
+          throw bad(at, "bad position " + position + " of source '" + source + "'");
+        }
       }
       String baseKey = string(body);
       String name = string(body);
       String spec = body.get() != 0 ? string(body) : null;
       int len = count(body, 1);
+      int snapshotAt = 8 + body.position();
       byte[] snap = new byte[len];
       body.get(snap);
       if (body.hasRemaining()) {
         throw bad(8 + body.position(), body.remaining() + " bytes after the snapshot");
       }
-      return new RuntimeCheckpoint(sequence, positions, baseKey, name, spec,
-          MonitorSnapshot.fromBytes(snap));
+      MonitorSnapshot snapshot;
+      try {
+        snapshot = MonitorSnapshot.fromBytes(snap);
+      } catch (SnapshotException e) {
+        // Offsets of the checkpoint file, not of the snapshot inside it.
+        throw bad(snapshotAt + Math.max(0, e.offset()), "in its snapshot: " + e.getMessage());
+      }
+      return new RuntimeCheckpoint(sequence, positions, baseKey, name, spec, snapshot);
     } catch (java.nio.BufferUnderflowException e) {
       throw bad(bytes.length, "truncated checkpoint");
     }
@@ -148,6 +168,6 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
   }
 
   private static SnapshotException bad(long offset, String reason) {
-    return new SnapshotException("checkpoint, byte " + offset + ": " + reason);
+    return new SnapshotException(offset, "checkpoint: " + reason);
   }
 }
