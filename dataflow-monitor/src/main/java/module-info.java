@@ -5,6 +5,7 @@
  */
 module io.dataflow.monitor {
   requires transitive io.dataflow.core;
+  requires org.slf4j;
 
   exports io.dataflow.monitor;
 }

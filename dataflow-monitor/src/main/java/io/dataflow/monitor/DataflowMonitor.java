@@ -14,6 +14,7 @@ import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.core.spi.RevisionedMonitor;
 import io.dataflow.monitor.codegen.FusedCompiler;
 import io.dataflow.monitor.codegen.FusedStreams;
+import io.dataflow.monitor.codegen.GenerationRefused;
 import io.dataflow.monitor.eval.Evaluator;
 import io.dataflow.monitor.eval.StateWalker;
 import io.dataflow.monitor.eval.StreamCell;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The stateful evaluator of a {@link DataflowProgram}: each {@link #evaluate(Row, Row)} is one
@@ -43,6 +45,9 @@ import java.util.Objects;
  * <p>Thread-safety: owner thread only.
  */
 public final class DataflowMonitor implements RevisionedMonitor {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      DataflowMonitor.class);
+
   /**
    * Monitor options.
    *
@@ -120,8 +125,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private final MonitorOutput[] outputHandles;
   /** The tick path: generated code, or {@link Interpreted} until it exists (owner thread). */
   private FusedStreams fused;
-  /** Generated on a background thread, installed by the owner at a tick boundary. */
-  private volatile FusedStreams pendingFused;
+  /** A background generation's outcome, taken by the owner at a tick boundary. */
+  private volatile Generation pendingFused;
+  /** What {@link #codePath()} reports, and why not generated code (null when generated). */
+  private CodePath codePath;
+  private String codePathReason;
   private final Fusion fusion;
   private final long firstTick;
   private boolean fusionRequested;
@@ -174,9 +182,18 @@ public final class DataflowMonitor implements RevisionedMonitor {
     for (int i = 0; i < outputCells.length; i++) {
       outputHandles[i] = new MonitorOutput(this, outputCells[i]);
     }
-    FusedStreams generated = fusion == Fusion.EAGER ? generate() : null;
-    this.fused = generated != null ? generated : new Interpreted();
+    this.fused = new Interpreted();
     this.fusionRequested = fusion != Fusion.BACKGROUND;
+    switch (fusion) {
+      case OFF -> onInterpreter("the fusion mode is OFF (interpreter only)");
+      case EAGER -> install(generate()); // a generator bug propagates out of create()
+      case BACKGROUND -> {
+        codePath = CodePath.PENDING;
+        codePathReason = "code is generated in the background after "
+            + Fusion.BACKGROUND_AFTER_TICKS + " ticks; not installed yet";
+      }
+      default -> throw new AssertionError(fusion);
+    }
   }
 
   /** Creates a monitor for a program with default options. */
@@ -583,8 +600,70 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
   }
 
-  private FusedStreams generate() {
-    return FusedCompiler.compile(evaluator);
+  /**
+   * Generates the code of this monitor's program: the code, or the refusal (logged); a bug of
+   * the generator propagates. Runs on the owner thread (eager) or the background thread.
+   */
+  private Generation generate() {
+    try {
+      return new Generation(FusedCompiler.compile(evaluator), null, null);
+    } catch (GenerationRefused e) {
+      // Once per program: every monitor of the program (reconfigurations, restores) would
+      // say the same.
+      if (program.generationRefusalLogged.compareAndSet(false, true)) {
+        LOG.warn("program '{}' runs on the interpreter: no generated code: {}", program.name(),
+            e.reason());
+      }
+      return new Generation(null, e.reason(), null);
+    }
+  }
+
+  /**
+   * The outcome of code generation for this monitor: the {@code code}, or why there is none
+   * ({@code refused}: the interpreter runs; {@code bug}: thrown on the background thread, to
+   * fail the monitor on its owner thread rather than vanish with the pool's thread).
+   */
+  private record Generation(FusedStreams code, String refused, Throwable bug) {}
+
+  /** Switches to a generation's outcome (owner thread); rethrows a background bug. */
+  private void install(Generation g) {
+    if (g.bug() != null) {
+      onInterpreter("code generation failed: " + g.bug());
+      throw new IllegalStateException("code generation failed for program '" + program.name()
+          + "'", g.bug());
+    }
+    if (g.code() == null) {
+      onInterpreter(g.refused());
+      return;
+    }
+    fused = g.code();
+    codePath = CodePath.GENERATED;
+    codePathReason = null;
+  }
+
+  private void onInterpreter(String reason) {
+    codePath = CodePath.INTERPRETED;
+    codePathReason = reason;
+  }
+
+  /**
+   * Which code evaluates this monitor's ticks: {@link CodePath#GENERATED},
+   * {@link CodePath#INTERPRETED}, or {@link CodePath#PENDING} while background generation has
+   * not been installed (it is at the start of the tick after it finished). Generated code and
+   * the interpreter give the same results: this is a diagnostic. Owner thread.
+   */
+  public CodePath codePath() {
+    return codePath;
+  }
+
+  /**
+   * Why this monitor's ticks do not run generated code: the fusion mode is
+   * {@link Fusion#OFF}, background generation has not finished, or generation refused the
+   * program (the reason it gave, e.g. too large for a generated class); empty when
+   * {@link #codePath()} is {@link CodePath#GENERATED}. Owner thread.
+   */
+  public Optional<String> codePathReason() {
+    return Optional.ofNullable(codePathReason);
   }
 
   /**
@@ -669,16 +748,18 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   /**
-   * Installs the code generated in the background, if it is ready, and returns it. The switch
-   * happens at a tick's start, on the owner thread.
+   * Installs the code generated in the background, if it is ready, and returns it (null while
+   * the interpreter runs). The switch happens at a tick's start, on the owner thread; a bug of
+   * the background generation fails this tick, and with it the monitor.
    */
   private FusedStreams takeGenerated() {
-    FusedStreams pending = pendingFused;
-    if (pending != null) {
-      fused = pending;
-      pendingFused = null;
+    Generation pending = pendingFused;
+    if (pending == null) {
+      return null;
     }
-    return pending;
+    pendingFused = null;
+    install(pending);
+    return pending.code();
   }
 
   /** Background fusion: asks for the code once the monitor proved long-lived. */
@@ -687,7 +768,18 @@ public final class DataflowMonitor implements RevisionedMonitor {
     if (!fusionRequested
         && evaluator.tick() + 1 - firstTick >= Fusion.BACKGROUND_AFTER_TICKS) {
       fusionRequested = true;
-      FusedCompiler.inBackground(() -> pendingFused = generate());
+      FusedCompiler.inBackground(() -> pendingFused = generateInBackground());
+    }
+  }
+
+  /** {@link #generate()} on the background thread: a bug is handed to the owner thread. */
+  private Generation generateInBackground() {
+    try {
+      return generate();
+    } catch (RuntimeException | Error e) {
+      LOG.error("code generation failed for program '{}'; the monitor fails at its next tick",
+          program.name(), e);
+      return new Generation(null, null, e);
     }
   }
 

@@ -64,6 +64,12 @@ public final class DataflowProgram {
 
   /** The front end's output, from which monitors are built (immutable by convention). */
   final CheckedSpec spec;
+  /**
+   * Whether a monitor logged that code generation refused this program: logged once per
+   * program, not per monitor (DataflowMonitor).
+   */
+  final java.util.concurrent.atomic.AtomicBoolean generationRefusalLogged =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private DataflowProgram(String source, TypingMode typingMode, CheckedSpec spec) {
     this.name = spec.file();

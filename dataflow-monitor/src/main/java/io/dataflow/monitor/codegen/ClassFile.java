@@ -21,6 +21,18 @@ final class ClassFile {
   static final int ACC_STATIC = 0x0008;
   static final int ACC_FINAL = 0x0010;
   static final int ACC_SUPER = 0x0020;
+  /** The largest code of one method the JVM accepts (JVMS 4.7.3: code_length < 65536). */
+  static final int MAX_METHOD_CODE = 65_535;
+
+  /**
+   * The code does not fit the class-file format (a method or a jump too long): the program is
+   * too large for generated code, not a bug of the generator.
+   */
+  static final class TooLarge extends RuntimeException {
+    TooLarge(String message) {
+      super(message, null, false, false); // the message says it all: no stack trace
+    }
+  }
 
   private final List<byte[]> pool = new ArrayList<>();
   private final Map<String, Integer> poolIndex = new HashMap<>();
@@ -163,8 +175,18 @@ final class ClassFile {
     fieldCount++;
   }
 
-  /** Adds a method whose body is {@code code}. */
+  /**
+   * Adds a method whose body is {@code code}.
+   *
+   * @throws TooLarge when the body exceeds the JVM's limit on a method's code
+   */
   void method(int access, String name, String desc, Code code) {
+    if (code.pc() > MAX_METHOD_CODE) {
+      // The JVM would refuse the class anyway; the handler table's 16-bit offsets would not
+      // even say where: name the method instead.
+      throw new TooLarge("method " + name + " has " + code.pc() + " bytes of code, the JVM's"
+          + " limit is " + MAX_METHOD_CODE);
+    }
     int n = utf8(name);
     int t = utf8(desc);
     int codeName = utf8("Code");
@@ -196,6 +218,10 @@ final class ClassFile {
   }
 
   byte[] toBytes() {
+    if (pool.size() >= 0xffff) { // constant_pool_count is 16 bits and counts from 1
+      throw new TooLarge("the constant pool has " + pool.size() + " entries, the limit is "
+          + (0xffff - 1));
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     DataOutputStream d = new DataOutputStream(out);
     try {
@@ -322,7 +348,7 @@ final class ClassFile {
       int at = pc();
       code.write(opcode);
       if (target.position >= 0) {
-        int offset = target.position - at;
+        int offset = checkedOffset(target.position - at);
         code.write(offset >> 8);
         code.write(offset);
       } else {
@@ -332,13 +358,21 @@ final class ClassFile {
       }
     }
 
+    /** A jump offset, which must fit the instruction's signed 16 bits (else it would wrap). */
+    private static int checkedOffset(int offset) {
+      if (offset < Short.MIN_VALUE || offset > Short.MAX_VALUE) {
+        throw new TooLarge("a jump of " + offset + " bytes does not fit a 16-bit offset");
+      }
+      return offset;
+    }
+
     /** Places {@code label} here and patches the jumps already made to it. */
     void place(Label label) {
       label.position = pc();
       if (!label.patches.isEmpty()) {
         byte[] bytes = code.toByteArray();
         for (int at : label.patches) {
-          int offset = label.position - at;
+          int offset = checkedOffset(label.position - at);
           bytes[at + 1] = (byte) (offset >> 8);
           bytes[at + 2] = (byte) offset;
         }

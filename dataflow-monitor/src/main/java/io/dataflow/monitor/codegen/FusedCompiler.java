@@ -36,7 +36,8 @@ import java.util.Map;
  * pointer chasing through the tree. Opaque nodes ({@code if}, functions) are called as a unit
  * through their {@code eval()}. A failure is attributed to its stream by an exception handler
  * per stream, which costs nothing when nothing fails. One method per stream keeps every method
- * small enough for the JIT; a program too large for one class falls back to the interpreter.
+ * small enough for the JIT; a program too large for one class falls back to the interpreter,
+ * which {@link GenerationRefused} says (nothing else is caught: a generator bug propagates).
  *
  * <p>The hidden classes are defined with this class's lookup, so they live in this package:
  * what they name in {@code io.dataflow.monitor.eval} (the node and cell classes, the fields
@@ -44,6 +45,11 @@ import java.util.Map;
  * in the bytecode are taken from the class literals, so they follow the classes.
  */
 public final class FusedCompiler {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      FusedCompiler.class);
+  /** Whether a dynamic body's refusal was logged at WARN already (see compileBody). */
+  private static final java.util.concurrent.atomic.AtomicBoolean BODY_REFUSAL_LOGGED =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private static final int MAX_CONSTANTS = 20_000;
   private static final String EVALUATOR = internal(Evaluator.class);
   private static final String CELL = internal(StreamCell.class);
@@ -86,16 +92,28 @@ public final class FusedCompiler {
         return t;
       });
 
-  /** Runs a code generation on the background thread. */
+  /**
+   * Runs a code generation on the background thread. What the task throws is a bug: it is
+   * logged here, where it would otherwise vanish with the pool's thread. (A monitor's own
+   * generation hands its failures to the owner thread instead: see DataflowMonitor.)
+   */
   public static void inBackground(Runnable task) {
-    BACKGROUND.execute(task);
+    BACKGROUND.execute(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException | Error e) {
+        LOG.error("code generation failed on the background thread", e);
+      }
+    });
   }
 
   /**
-   * The fused evaluator of {@code evaluator}'s streams in their order, or null when the
-   * program is too large or the JVM refuses the class (the interpreter then runs it).
+   * The fused evaluator of {@code evaluator}'s streams in their order.
+   *
+   * @throws GenerationRefused when the program is too large for a generated class or the JVM
+   *     refuses the class (the interpreter then runs it); any other exception is a bug
    */
-  public static FusedStreams compile(Evaluator evaluator) {
+  public static FusedStreams compile(Evaluator evaluator) throws GenerationRefused {
     StreamCell[] order = evaluator.order();
     boolean[] checked = evaluator.checkedStreams();
     StreamCell[] inputs = evaluator.inputCells();
@@ -154,26 +172,15 @@ public final class FusedCompiler {
         }
       }
     }
-    if (constants.size() > MAX_CONSTANTS) {
-      return null;
-    }
-    try {
-      byte[] bytes = generate(tick, schedules, constants, index);
-      MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
-          bytes, constants.toArray(), true);
-      // Reflection rather than a method handle: invoke() would spin an adapter per class.
-      return (FusedStreams) lookup.lookupClass().getDeclaredConstructor().newInstance();
-    } catch (Throwable e) {
-      if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
-        e.printStackTrace();
-      }
-      return null; // a JVM that refuses the class still runs the interpreter
-    }
+    requireFewConstants(constants);
+    return define(FusedStreams.class, constants,
+        () -> generate(tick, schedules, constants, index));
   }
 
   /**
    * Straight-line code for one subtree (a dynamic property's body): computes its nodes and
-   * leaves the value in the root node's slot. Null when the JVM refuses the class.
+   * leaves the value in the root node's slot. Null when generation refuses the body
+   * ({@link GenerationRefused}: the interpreter keeps running it); a bug propagates.
    */
   static CompiledBody compileBody(Node root) {
     List<Object> constants = new ArrayList<>();
@@ -193,35 +200,87 @@ public final class FusedCompiler {
         constant(r.cell, constants, index); // read inline
       }
     }
-    if (constants.size() > MAX_CONSTANTS) {
+    try {
+      requireFewConstants(constants);
+      return define(CompiledBody.class, constants, () -> bodyClass(root, schedule, constants,
+          index));
+    } catch (GenerationRefused e) {
+      // A body has no program name to report; the interpreter keeps running it. Said once at
+      // WARN (a JVM that refuses one body's class likely refuses others), then at DEBUG.
+      if (BODY_REFUSAL_LOGGED.compareAndSet(false, true)) {
+        LOG.warn("a dynamic property's body runs interpreted: {}", e.reason());
+      } else {
+        LOG.debug("a dynamic property's body runs interpreted: {}", e.reason());
+      }
       return null;
     }
+  }
+
+  /** The class file of a body's generated class (see {@link #compileBody}). */
+  private static byte[] bodyClass(Node root, List<Node> schedule, List<Object> constants,
+      Map<Object, Integer> index) {
+    String name = GENERATED_BODY;
+    ClassFile cf = new ClassFile(name, "java/lang/Object", internal(CompiledBody.class));
+    for (int i = 0; i < constants.size(); i++) {
+      cf.field(ClassFile.ACC_STATIC | ClassFile.ACC_FINAL, fieldName(i),
+          descriptor(constants.get(i)));
+    }
+    cf.method(ClassFile.ACC_STATIC, "<clinit>", "()V", staticInit(cf, name, constants));
+    cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", constructor(cf));
+    Emitter e = new Emitter(cf, name, constants, index);
+    for (Node n : schedule) {
+      e.node(n);
+    }
+    e.materialize(e.val(root));
+    e.code.op(ClassFile.Code.RETURN);
+    e.code.maxStack = 6;
+    e.code.maxLocals = e.nextLocal;
+    cf.method(ClassFile.ACC_PUBLIC, "run", "()V", e.code);
+    return cf.toBytes();
+  }
+
+  /** Refuses a program whose constants would not fit one class (fields, constant pool). */
+  private static void requireFewConstants(List<Object> constants) throws GenerationRefused {
+    if (constants.size() > MAX_CONSTANTS) {
+      throw new GenerationRefused("the program needs " + constants.size()
+          + " constants, a generated class holds at most " + MAX_CONSTANTS, null);
+    }
+  }
+
+  /**
+   * Writes a class with {@code writer}, defines it as a hidden class whose class data is
+   * {@code constants}, and returns its instance.
+   *
+   * <h2>Implementation note</h2>
+   * Only what generation can legitimately hit becomes a {@link GenerationRefused}: code too
+   * large for the class-file format, and the JVM's refusal of the class (VerifyError,
+   * ClassFormatError, other linkage errors while it is defined and linked). Anything else, and
+   * an {@link ExceptionInInitializerError} (the generated {@code <clinit>} only copies the
+   * class data: failing there is the generator's bug), propagates: caught broadly, a
+   * regression of the generator would only show as a slowdown.
+   */
+  private static <T> T define(Class<T> type, List<Object> constants,
+      java.util.function.Supplier<byte[]> writer) throws GenerationRefused {
+    Class<?> defined;
     try {
-      String name = GENERATED_BODY;
-      ClassFile cf = new ClassFile(name, "java/lang/Object", internal(CompiledBody.class));
-      for (int i = 0; i < constants.size(); i++) {
-        cf.field(ClassFile.ACC_STATIC | ClassFile.ACC_FINAL, fieldName(i),
-            descriptor(constants.get(i)));
-      }
-      cf.method(ClassFile.ACC_STATIC, "<clinit>", "()V", staticInit(cf, name, constants));
-      cf.method(ClassFile.ACC_PUBLIC, "<init>", "()V", constructor(cf));
-      Emitter e = new Emitter(cf, name, constants, index);
-      for (Node n : schedule) {
-        e.node(n);
-      }
-      e.materialize(e.val(root));
-      e.code.op(ClassFile.Code.RETURN);
-      e.code.maxStack = 6;
-      e.code.maxLocals = e.nextLocal;
-      cf.method(ClassFile.ACC_PUBLIC, "run", "()V", e.code);
-      MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClassWithClassData(
-          cf.toBytes(), constants.toArray(), true);
-      return (CompiledBody) lookup.lookupClass().getDeclaredConstructor().newInstance();
-    } catch (Throwable e) {
-      if (Boolean.getBoolean("dataflow.monitor.fused.debug")) {
-        e.printStackTrace();
-      }
-      return null;
+      byte[] bytes = writer.get();
+      defined = MethodHandles.lookup().defineHiddenClassWithClassData(bytes,
+          constants.toArray(), true).lookupClass();
+    } catch (ClassFile.TooLarge e) {
+      throw new GenerationRefused(e.getMessage(), e);
+    } catch (ExceptionInInitializerError e) {
+      throw e;
+    } catch (LinkageError e) {
+      // VerifyError and ClassFormatError (UnsupportedClassVersionError) are LinkageErrors.
+      throw new GenerationRefused("the JVM refused the generated class: " + e, e);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("this class's lookup may not define hidden classes", e);
+    }
+    try {
+      // Reflection rather than a method handle: invoke() would spin an adapter per class.
+      return type.cast(defined.getDeclaredConstructor().newInstance());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("the generated class has no usable constructor", e);
     }
   }
 

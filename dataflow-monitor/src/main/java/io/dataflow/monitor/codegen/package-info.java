@@ -4,8 +4,10 @@
  *
  * <p>What lives here: {@link io.dataflow.monitor.codegen.FusedCompiler} (a class per monitor,
  * and per body, over the evaluator's nodes and cells; the batch loop over columns),
- * {@code ClassFile} (the class-file writer) and {@link io.dataflow.monitor.codegen.FusedStreams}
- * (what a monitor's generated class implements). The generated classes are defined with
+ * {@code ClassFile} (the class-file writer), {@link io.dataflow.monitor.codegen.FusedStreams}
+ * (what a monitor's generated class implements) and
+ * {@link io.dataflow.monitor.codegen.GenerationRefused} (the only reasons a program gets no
+ * generated code). The generated classes are defined with
  * {@code FusedCompiler}'s lookup, so they live in this package and reach the evaluator
  * ({@code io.dataflow.monitor.eval}) through its public members only; the internal names in
  * their bytecode come from class literals.
