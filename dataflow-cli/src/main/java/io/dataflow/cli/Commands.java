@@ -296,6 +296,7 @@ final class Commands {
     @Option(names = "--checkpoint-every", paramLabel = "N", order = 6,
         description = "with --checkpoint-dir: a checkpoint after every N ticks (1000)")
     void checkpointEvery(String value) {
+      checkpointEveryGiven = true;
       try {
         checkpointEvery = Long.parseLong(value);
       } catch (NumberFormatException e) {
@@ -307,8 +308,13 @@ final class Commands {
       }
     }
 
+    private boolean checkpointEveryGiven;
+
     @Override
     public Integer call() {
+      if (checkpointEveryGiven && checkpointDir == null) {
+        throw new UsageException(common.spec, "--checkpoint-every needs --checkpoint-dir DIR");
+      }
       return Cli.runCommand(common.options(inputFile, checkpointDir, checkpointEvery, resume),
           ctx);
     }

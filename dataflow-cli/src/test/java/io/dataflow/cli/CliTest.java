@@ -403,6 +403,10 @@ class CliTest {
         "--checkpoint-dir", ckpt.toString(), "--checkpoint-every", "0");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).startsWith("dataflow: --checkpoint-every must be a positive number");
+    Result alone = cli("", "run", spec.toString(), "--input-file", input.toString(),
+        "--checkpoint-every", "5");
+    assertThat(alone.status()).isEqualTo(2);
+    assertThat(alone.err()).startsWith("dataflow: --checkpoint-every needs --checkpoint-dir DIR");
   }
 
   @Test

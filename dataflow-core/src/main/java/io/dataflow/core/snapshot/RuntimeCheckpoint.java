@@ -129,7 +129,12 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
       }
       String baseKey = string(body);
       String name = string(body);
-      String spec = body.get() != 0 ? string(body) : null;
+      int flagAt = 8 + body.position();
+      byte flag = body.get();
+      if (flag != 0 && flag != 1) {
+        throw bad(flagAt, "flag byte " + flag + " (expected 0 or 1)");
+      }
+      String spec = flag == 1 ? string(body) : null;
       int len = count(body, 1);
       int snapshotAt = 8 + body.position();
       byte[] snap = new byte[len];
@@ -162,9 +167,18 @@ public record RuntimeCheckpoint(long sequence, Map<String, Long> positions, Stri
 
   private static String string(ByteBuffer in) {
     int n = count(in, 1);
+    int at = in.position();
     byte[] b = new byte[n];
     in.get(b);
-    return new String(b, StandardCharsets.UTF_8);
+    try {
+      // Strict: malformed UTF-8 is damage, not something to replace silently.
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(b)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw bad(8 + at, "malformed UTF-8 in a string");
+    }
   }
 
   private static SnapshotException bad(long offset, String reason) {
