@@ -338,7 +338,9 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     }
     DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
         options.monitorOptions());
-    return new Resumed(c, t.monitor(), t.report());
+    // Started with another specification but now given the one in force: nothing to announce.
+    boolean same = p.definitionKey().equals(c.snapshot().definitionKey());
+    return new Resumed(c, t.monitor(), same ? null : t.report());
   }
 
   private void warn(String message) {

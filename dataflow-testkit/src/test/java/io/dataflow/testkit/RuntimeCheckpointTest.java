@@ -321,4 +321,14 @@ class RuntimeCheckpointTest {
         + "; starting from the beginning");
     assertThat(missing).doesNotExist();
   }
+
+  @Test
+  void resumingWithTheSpecificationInForceRestoresExactlyWithoutAWarning() throws IOException {
+    Path ckpt = dir.resolve("c");
+    Run full = run(COUNTER, ckpt, null);
+    // The request at tick 12 put this one in force; the newest checkpoint is of it.
+    Run resumed = run("in x\nout z\nz = default(z[1], 0) + 2 * x", null, ckpt);
+    assertThat(resumed.warnings()).isEmpty();
+    assertThat(resumed.report().ticksTotal()).isEqualTo(full.report().ticksTotal());
+  }
 }
