@@ -482,11 +482,12 @@ public final class OwnerLoop implements DataflowRuntime {
 
   /** Counts what a source delivered and the owner took: ticks and control items. */
   private void consumed(String source, int items) {
-    long[] n = consumedItems.get(source);
-    if (n == null) {
-      consumedItems.put(source, n = new long[1]);
-    }
-    n[0] += items;
+    counterOf(source)[0] += items;
+  }
+
+  /** The counter of what the owner took from {@code source} (one map lookup per item). */
+  private long[] counterOf(String source) {
+    return consumedItems.computeIfAbsent(source, s -> new long[1]);
   }
 
   /**
@@ -559,9 +560,10 @@ public final class OwnerLoop implements DataflowRuntime {
     try {
       if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
+        long[] taken = counterOf(d.source()); // looked up once per batch, counted per tick
         for (int i = 0, n = ticks.size(); i < n; i++) {
           window.accept(input.admit(d.source(), ticks.get(i)), now);
-          consumed(d.source(), 1);
+          taken[0]++;
           ticksTaken++;
           if (checkpointDue()) {
             checkpoint(now); // inside a batch too: positions count single ticks
