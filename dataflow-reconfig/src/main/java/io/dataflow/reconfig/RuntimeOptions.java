@@ -82,82 +82,108 @@ public record RuntimeOptions(String name, ExecutionPolicy policy, InputWindow wi
 
   /** A copy with another name. */
   public RuntimeOptions withName(String value) {
-    return new RuntimeOptions(value, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.name = value);
   }
 
   /** A copy with another flush policy. */
   public RuntimeOptions withPolicy(ExecutionPolicy value) {
-    return new RuntimeOptions(name, value, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.policy = value);
   }
 
   /** A copy with another input window. */
   public RuntimeOptions withWindow(InputWindow value) {
-    return new RuntimeOptions(name, policy, value, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.window = value);
   }
 
   /** A copy with another ingress capacity. */
   public RuntimeOptions withIngressCapacity(int value) {
-    return new RuntimeOptions(name, policy, window, value, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.ingressCapacity = value);
   }
 
   /** A copy with another close timeout. */
   public RuntimeOptions withCloseTimeout(Duration value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, value, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.closeTimeout = value);
   }
 
   /** A copy with another typing mode. */
   public RuntimeOptions withTypingMode(TypingMode value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, value,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.typingMode = value);
   }
 
   /** A copy with context transfer switched on or off. */
   public RuntimeOptions withContextTransfer(boolean value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        value, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.contextTransfer = value);
   }
 
   /** A copy with another reject policy. */
   public RuntimeOptions withRejectPolicy(RejectPolicy value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, value, monitorOptions, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.rejectPolicy = value);
   }
 
   /** A copy with other monitor options. */
   public RuntimeOptions withMonitorOptions(DataflowMonitor.Options value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, value, statusEvery, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.monitorOptions = value);
   }
 
   /** A copy that publishes a status line every {@code value} (null: never). */
   public RuntimeOptions withStatusEvery(Duration value) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, value, checkpointEveryTicks, checkpointEvery, checkpointKeep);
+    return copy(c -> c.statusEvery = value);
   }
 
   /** A copy that checkpoints after every {@code ticks} ticks (0: not by count). */
   public RuntimeOptions withCheckpointEveryTicks(long ticks) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, ticks, checkpointEvery,
-        checkpointKeep);
+    return copy(c -> c.checkpointEveryTicks = ticks);
   }
 
   /** A copy that checkpoints every {@code period} of clock time (null: not by time). */
   public RuntimeOptions withCheckpointEvery(Duration period) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks, period,
-        checkpointKeep);
+    return copy(c -> c.checkpointEvery = period);
   }
 
   /** A copy that keeps the newest {@code count} checkpoints. */
   public RuntimeOptions withCheckpointKeep(int count) {
-    return new RuntimeOptions(name, policy, window, ingressCapacity, closeTimeout, typingMode,
-        contextTransfer, rejectPolicy, monitorOptions, statusEvery, checkpointEveryTicks,
-        checkpointEvery, count);
+    return copy(c -> c.checkpointKeep = count);
+  }
+
+  /** A copy with one change: the one place that spells out every component. */
+  private RuntimeOptions copy(java.util.function.Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return new RuntimeOptions(c.name, c.policy, c.window, c.ingressCapacity, c.closeTimeout,
+        c.typingMode, c.contextTransfer, c.rejectPolicy, c.monitorOptions, c.statusEvery,
+        c.checkpointEveryTicks, c.checkpointEvery, c.checkpointKeep);
+  }
+
+  /** The components of a copy being made (the record validates them when it is built). */
+  private static final class Copy {
+    String name;
+    ExecutionPolicy policy;
+    InputWindow window;
+    int ingressCapacity;
+    Duration closeTimeout;
+    TypingMode typingMode;
+    boolean contextTransfer;
+    RejectPolicy rejectPolicy;
+    DataflowMonitor.Options monitorOptions;
+    Duration statusEvery;
+    long checkpointEveryTicks;
+    Duration checkpointEvery;
+    int checkpointKeep;
+
+    Copy(RuntimeOptions o) {
+      name = o.name;
+      policy = o.policy;
+      window = o.window;
+      ingressCapacity = o.ingressCapacity;
+      closeTimeout = o.closeTimeout;
+      typingMode = o.typingMode;
+      contextTransfer = o.contextTransfer;
+      rejectPolicy = o.rejectPolicy;
+      monitorOptions = o.monitorOptions;
+      statusEvery = o.statusEvery;
+      checkpointEveryTicks = o.checkpointEveryTicks;
+      checkpointEvery = o.checkpointEvery;
+      checkpointKeep = o.checkpointKeep;
+    }
   }
 }
