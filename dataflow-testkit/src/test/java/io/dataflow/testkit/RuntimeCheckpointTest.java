@@ -112,10 +112,7 @@ class RuntimeCheckpointTest {
     Path all = dir.resolve(name);
     Run full = run(COUNTER, all, null, source);
     assertThat(full.report().isCompleted()).isTrue();
-    List<Path> files;
-    try (Stream<Path> s = Files.list(all)) {
-      files = s.filter(f -> f.toString().endsWith(".ckpt")).sorted().toList();
-    }
+    List<Path> files = checkpointFiles(all);
     // After every 4 ticks (between two items), and once at the end.
     assertThat(files).hasSize(8);
     for (Path f : files) {
@@ -161,10 +158,7 @@ class RuntimeCheckpointTest {
   void anUnreadableNewestCheckpointIsSetAsideAndTheOlderOneResumes() throws IOException {
     Path ckpt = dir.resolve("c");
     run(COUNTER, ckpt, null);
-    List<Path> files;
-    try (Stream<Path> s = Files.list(ckpt)) {
-      files = s.sorted().toList();
-    }
+    List<Path> files = checkpointFiles(ckpt);
     Path newest = files.get(files.size() - 1);
     byte[] b = Files.readAllBytes(newest);
     b[b.length / 2] ^= 0x55;
@@ -182,10 +176,7 @@ class RuntimeCheckpointTest {
         () -> TraceFileSource.of("trace", new StringReader(trace()), "t.input");
     Path all = dir.resolve("trace");
     Run full = run(COUNTER, all, null, file);
-    List<Path> files;
-    try (Stream<Path> s = Files.list(all)) {
-      files = s.sorted().toList();
-    }
+    List<Path> files = checkpointFiles(all);
     assertThat(files).isNotEmpty();
     RuntimeCheckpoint first = RuntimeCheckpoint.fromBytes(Files.readAllBytes(files.get(0)));
     Path one = dir.resolve("first");
@@ -293,10 +284,7 @@ class RuntimeCheckpointTest {
       throws IOException {
     Path ckpt = dir.resolve("c");
     run(COUNTER, ckpt, null);
-    List<Path> files;
-    try (Stream<Path> s = Files.list(ckpt)) {
-      files = s.sorted().toList();
-    }
+    List<Path> files = checkpointFiles(ckpt);
     Path newest = files.get(files.size() - 1);
     RuntimeCheckpoint c = RuntimeCheckpoint.fromBytes(Files.readAllBytes(newest));
     // Well-formed, but its specification no longer compiles.
@@ -330,5 +318,12 @@ class RuntimeCheckpointTest {
     Run resumed = run("in x\nout z\nz = default(z[1], 0) + 2 * x", null, ckpt);
     assertThat(resumed.warnings()).isEmpty();
     assertThat(resumed.report().ticksTotal()).isEqualTo(full.report().ticksTotal());
+  }
+
+  /** The checkpoint files of a directory, oldest first. */
+  private static List<Path> checkpointFiles(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(f -> f.toString().endsWith(".ckpt")).sorted().toList();
+    }
   }
 }
