@@ -10,5 +10,5 @@ module io.dataflow.io {
   requires org.slf4j;
 
   exports io.dataflow.io;
-  exports io.dataflow.io.internal to io.dataflow.reconfig, io.dataflow.testkit;
+  exports io.dataflow.io.internal to io.dataflow.reconfig, io.dataflow.pipeline, io.dataflow.testkit;
 }

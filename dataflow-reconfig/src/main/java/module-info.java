@@ -12,4 +12,6 @@ module io.dataflow.reconfig {
   requires org.slf4j;
 
   exports io.dataflow.reconfig;
+  // The keyed pipeline plans requests with the same planner.
+  exports io.dataflow.reconfig.internal to io.dataflow.pipeline;
 }

@@ -185,17 +185,7 @@ public final class JsonLinesSource implements Source {
       }
       return new EncodedControlRequest(request.toString(), location(1));
     }
-    Map<String, Value> values = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      try {
-        values.put(e.getKey(), JsonValues.read(e.getValue()));
-      } catch (IllegalArgumentException ex) {
-        throw new TraceException(location(1), "bad value for '" + e.getKey() + "': "
-            + ex.getMessage());
-      }
-    }
+    Map<String, Value> values = JsonValues.tickValues(node, null, location(1));
     return TickBatch.of(shapes.tick(values));
   }
 

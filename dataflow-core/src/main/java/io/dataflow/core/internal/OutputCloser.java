@@ -7,18 +7,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Closes an output on a thread of its own, so the owner loop can keep its shutdown deadline
- * even when a destination never completes (the owner then abandons it).
+ * Closes an output on a thread of its own, so the owner loop (or the keyed pipeline's
+ * controller) can keep its shutdown deadline even when a destination never completes (the
+ * owner then abandons it).
  *
  * <p>Thread-safety: started and polled by the owner; {@link #await} from the stepping thread.
  */
-final class OutputCloser {
+public final class OutputCloser {
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
-  OutputCloser(String threadName, OutputSession output) {
+  /** Starts closing on a new daemon thread named {@code threadName}. */
+  public OutputCloser(String threadName, Teardown.Step close) {
     Thread t = new Thread(() -> {
       try {
-        output.close();
+        close.run();
         done.complete(null);
       } catch (Throwable e) {
         done.completeExceptionally(e);
@@ -28,12 +30,13 @@ final class OutputCloser {
     t.start();
   }
 
-  boolean isDone() {
+  /** True once the close finished, either way. */
+  public boolean isDone() {
     return done.isDone();
   }
 
   /** The error the close ended with, or null; only once {@link #isDone()}. */
-  Throwable failure() {
+  public Throwable failure() {
     try {
       done.join();
       return null;
@@ -43,7 +46,7 @@ final class OutputCloser {
   }
 
   /** Waits (real time, bounded); true when the close has finished. */
-  boolean await(Duration timeout) throws InterruptedException {
+  public boolean await(Duration timeout) throws InterruptedException {
     try {
       done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
       return true;

@@ -53,7 +53,7 @@ import io.dataflow.core.spi.ControlRequest;
  * {@code endOfInput}, {@code stop}, {@code cancel}, {@code status}, {@code awaitTermination})
  * are safe from any thread; {@link #doWork()} is owner thread only.
  */
-public final class OwnerLoop implements DataflowRuntime {
+public final class OwnerLoop implements DataflowRuntime, Agent {
   private static final Logger LOG = LoggerFactory.getLogger(DataflowRuntime.class);
   private static final int ITEMS_PER_CYCLE = 256;
   /** How long a waiter blocks before it reads the clock again (a manual clock may have moved). */
@@ -223,6 +223,16 @@ public final class OwnerLoop implements DataflowRuntime {
   /** True once the runtime has terminated. */
   public boolean isTerminated() {
     return report != null;
+  }
+
+  @Override
+  public boolean isDone() {
+    return isTerminated();
+  }
+
+  @Override
+  public long nextDeadline() {
+    return nextTimerDeadline();
   }
 
   @Override
@@ -644,7 +654,7 @@ public final class OwnerLoop implements DataflowRuntime {
       failures.fail(early.getMessage().startsWith("close input") ? "input" : "sink", early);
     }
     // The output may block: close it on a closer thread so the deadline can be enforced.
-    closing = new OutputCloser(name + "-closer", output);
+    closing = new OutputCloser(name + "-closer", output::close);
     return 1;
   }
 

@@ -99,6 +99,31 @@ public final class JsonValues {
   }
 
   /**
+   * The values of a JSON Lines tick: every field of {@code node} but {@code skip} (a keyed
+   * pipeline's key field; null for none), in order.
+   *
+   * @throws io.dataflow.io.TraceException at {@code at} naming the field with a bad value
+   */
+  public static Map<String, Value> tickValues(JsonNode node, String skip,
+      io.dataflow.core.SourceLocation at) {
+    Map<String, Value> values = new java.util.LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (e.getKey().equals(skip)) {
+        continue;
+      }
+      try {
+        values.put(e.getKey(), read(e.getValue()));
+      } catch (IllegalArgumentException ex) {
+        throw new io.dataflow.io.TraceException(at, "bad value for '" + e.getKey() + "': "
+            + ex.getMessage());
+      }
+    }
+    return values;
+  }
+
+  /**
    * Decodes one value.
    *
    * @throws IllegalArgumentException for JSON that encodes no value (say, a huge integer)

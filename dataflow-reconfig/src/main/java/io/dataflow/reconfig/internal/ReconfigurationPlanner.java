@@ -43,19 +43,8 @@ public final class ReconfigurationPlanner {
   }
 
   Result plan(ReconfigurationRequest request, Active active) {
-    // 1. validate (the record validated its fields when it was decoded)
-    if (request.specification().isBlank()) {
-      throw new ReconfigurationException("the request's specification is blank");
-    }
-    // 2. compile the replacement
-    DataflowProgram candidate;
-    try {
-      candidate = DataflowProgram.compile("<request from " + request.origin() + ">",
-          request.specification(), typingMode);
-    } catch (SpecException e) {
-      throw new ReconfigurationException("the replacement specification does not compile: "
-          + e.getMessage(), e);
-    }
+    // 1. validate, 2. compile the replacement
+    DataflowProgram candidate = compile(request);
     // 3. input
     Side in = side(request.input(), active.sources(), active.sourceSpecs(),
         active.inputOwners(), names(candidate.inputs().names()), "source", "input",
@@ -74,21 +63,68 @@ public final class ReconfigurationPlanner {
         out.unchanged, out.added, out.removed, out.routing, out.moved, outChanged);
     // 5. monitor
     boolean sameKey = active.program().definitionKey().equals(candidate.definitionKey());
-    MonitorReconfigurationPlan monitorPlan;
-    if (!contextTransfer) {
-      monitorPlan = new MonitorReconfigurationPlan.InstallCold("context transfer is disabled");
-    } else if (active.monitorFailed()) {
-      monitorPlan = new MonitorReconfigurationPlan.InstallCold("the active monitor failed");
-    } else if (sameKey) {
-      monitorPlan = new MonitorReconfigurationPlan.RetainExact();
-    } else {
-      monitorPlan = new MonitorReconfigurationPlan.Transfer(
-          TransferMapping.plan(active.program(), candidate));
-    }
+    MonitorReconfigurationPlan monitorPlan = monitorPlan(active.program(), candidate,
+        active.monitorFailed());
     // 6. assemble
     RuntimeReconfigurationPlan plan = new RuntimeReconfigurationPlan(request, candidate,
         inputPlan, outputPlan, monitorPlan, !sameKey, inChanged || outChanged);
     return new Result(plan, in.owners, out.owners);
+  }
+
+  /**
+   * A monitor-only plan, for a runtime whose input and output are fixed by its source and sink
+   * (the keyed pipeline).
+   *
+   * @param candidate the compiled replacement
+   * @param monitor what happens to every key's monitor
+   * @param monitorChanged the definition key changed
+   */
+  public record MonitorOnlyPlan(DataflowProgram candidate, MonitorReconfigurationPlan monitor,
+      boolean monitorChanged) {}
+
+  /**
+   * Plans {@code request} against {@code active} for a runtime without input or output
+   * bindings: the same validation, compilation and monitor planning as {@link #plan}; a request
+   * that names bindings is refused. Nothing is mutated.
+   *
+   * @throws ReconfigurationException when the request is refused
+   */
+  public MonitorOnlyPlan planMonitorOnly(ReconfigurationRequest request, DataflowProgram active) {
+    if (request.input() != null || request.output() != null) {
+      throw new ReconfigurationException("this runtime's input and output are fixed by its"
+          + " source and sink; the request may only replace the specification");
+    }
+    DataflowProgram candidate = compile(request);
+    return new MonitorOnlyPlan(candidate, monitorPlan(active, candidate, false),
+        !active.definitionKey().equals(candidate.definitionKey()));
+  }
+
+  private DataflowProgram compile(ReconfigurationRequest request) {
+    // The record validated its fields when it was decoded.
+    if (request.specification().isBlank()) {
+      throw new ReconfigurationException("the request's specification is blank");
+    }
+    try {
+      return DataflowProgram.compile("<request from " + request.origin() + ">",
+          request.specification(), typingMode);
+    } catch (SpecException e) {
+      throw new ReconfigurationException("the replacement specification does not compile: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private MonitorReconfigurationPlan monitorPlan(DataflowProgram active,
+      DataflowProgram candidate, boolean activeFailed) {
+    if (!contextTransfer) {
+      return new MonitorReconfigurationPlan.InstallCold("context transfer is disabled");
+    }
+    if (activeFailed) {
+      return new MonitorReconfigurationPlan.InstallCold("the active monitor failed");
+    }
+    if (active.definitionKey().equals(candidate.definitionKey())) {
+      return new MonitorReconfigurationPlan.RetainExact();
+    }
+    return new MonitorReconfigurationPlan.Transfer(TransferMapping.plan(active, candidate));
   }
 
   /** One side's plan, before it becomes a record. */

@@ -1,0 +1,771 @@
+package io.dataflow.pipeline.internal;
+
+import io.dataflow.core.Clock;
+import io.dataflow.core.DataflowException;
+import io.dataflow.core.ExitReport;
+import io.dataflow.core.MonitorRevision;
+import io.dataflow.core.RuntimeState;
+import io.dataflow.core.RuntimeStatus;
+import io.dataflow.core.internal.Agent;
+import io.dataflow.core.internal.FailureGate;
+import io.dataflow.core.internal.OutputCloser;
+import io.dataflow.core.internal.Teardown;
+import io.dataflow.monitor.DataflowProgram;
+import io.dataflow.monitor.TransferMapping;
+import io.dataflow.pipeline.PipelineAck;
+import io.dataflow.pipeline.PipelineExitReport;
+import io.dataflow.pipeline.PipelineOptions;
+import io.dataflow.pipeline.PipelineStatus;
+import io.dataflow.pipeline.spi.Checkpointer;
+import io.dataflow.pipeline.spi.KeyedSink;
+import io.dataflow.pipeline.spi.LaneCheckpoint;
+import io.dataflow.pipeline.spi.PartitionedSource;
+import io.dataflow.pipeline.spi.SourceRecord;
+import io.dataflow.reconfig.ReconfigurationAck;
+import io.dataflow.reconfig.ReconfigurationException;
+import io.dataflow.reconfig.ReconfigurationRequest;
+import io.dataflow.reconfig.internal.MonitorReconfigurationPlan;
+import io.dataflow.reconfig.internal.ReconfigurationPlanner;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+
+/**
+ * The controller thread: the only user of the {@link PartitionedSource} and the
+ * {@link Checkpointer}. It polls, routes records to the drivers' lanes, pauses and resumes
+ * lanes at the source, keeps each lane's {@link LaneLedger}, commits acknowledged checkpoints,
+ * plans reconfigurations once and sends them to every driver, and runs the shutdown on one
+ * deadline: stop polling, {@code Shutdown} to every driver, the barrier, the sink's drain on a
+ * closer thread, the final commit, the exit report.
+ *
+ * <p>Thread-safety: {@link #doWork()} on the controller's thread (or the test's stepping
+ * thread); the request methods and {@link #status()} from any thread.
+ */
+final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
+  private final String name;
+  private final Clock clock;
+  private final PipelineOptions options;
+  private final PartitionedSource source;
+  private final Checkpointer checkpointer;
+  private final KeyedSink sink;
+  private final List<DriverAgent> drivers;
+  private final FailureGate failures;
+  private final Consumer<String> warnings;
+  private final Consumer<String> statusLines;
+  private final Consumer<PipelineAck> ackListener;
+  private IntConsumer wakeDriver = d -> {};
+
+  final MpscUnboundedArrayQueue<DriverEvent> events = new MpscUnboundedArrayQueue<>(256);
+  final MpscUnboundedArrayQueue<BatchAck> acks = new MpscUnboundedArrayQueue<>(1024);
+  private final MpscUnboundedArrayQueue<Request> requests = new MpscUnboundedArrayQueue<>(16);
+
+  private final Map<Integer, LaneLedger> ledgers = new TreeMap<>();
+  private final Map<Integer, ArrayDeque<SourceRecord>> stash = new HashMap<>();
+  private final long[] enqueued;
+  private final Set<Integer> pausedByDriver = new TreeSet<>();
+  private final Set<Integer> pausedByQueue = new TreeSet<>();
+  private final Set<Integer> sourcePaused = new TreeSet<>();
+  private final Set<Integer> flushedEnded = new TreeSet<>();
+  private Map<Integer, LaneCheckpoint> restored = Map.of();
+  private final List<Revocation> revocations = new ArrayList<>();
+  private final ArrayDeque<Applying> applying = new ArrayDeque<>();
+  private final ReconfigurationPlanner planner;
+  private DataflowProgram program;
+  private MonitorRevision revision = MonitorRevision.INITIAL;
+
+  private volatile long stopDeadline;
+  private volatile boolean stopRequested;
+  private volatile RuntimeState phase = RuntimeState.NEW;
+  private long deadline;
+  private Barrier shutdownBarrier;
+  private OutputCloser closer;
+  private long nextCheckpointAt;
+  private long epoch;
+  private long lastCommitAt = -1;
+  private boolean committedAny;
+  private long ackedOutputs;
+  private long notAdmitted;
+  private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
+  private long nextStatusAt;
+  private PipelineStatus lastReported;
+  private volatile PipelineStatus status;
+  private volatile PipelineExitReport report;
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final List<String> warningLog = new ArrayList<>();
+
+  /** A reconfiguration request waiting for the controller. */
+  private record Request(ReconfigurationRequest request, CompletableFuture<PipelineAck> result) {}
+
+  /** A planned reconfiguration on its way through the drivers. */
+  private record Applying(Request request, Barrier barrier, ReconfigurationAck ack) {}
+
+  /** A revocation in progress: stopped lanes waiting for the barrier and their acks. */
+  private record Revocation(Set<Integer> lanes, Barrier barrier, long deadline) {}
+
+  ControllerAgent(String name, Clock clock, PipelineOptions options, PartitionedSource source,
+      Checkpointer checkpointer, KeyedSink sink, List<DriverAgent> drivers,
+      DataflowProgram program, FailureGate failures, Consumer<String> warnings,
+      Consumer<String> statusLines, Consumer<PipelineAck> ackListener) {
+    this.name = name;
+    this.clock = clock;
+    this.options = options;
+    this.source = source;
+    this.checkpointer = checkpointer;
+    this.sink = sink;
+    this.drivers = drivers;
+    this.program = program;
+    this.failures = failures;
+    this.warnings = warnings;
+    this.statusLines = statusLines;
+    this.ackListener = ackListener;
+    this.enqueued = new long[drivers.size()];
+    // Planning without bindings never opens anything: no I/O factory.
+    this.planner = new ReconfigurationPlanner(null, options.typingMode(),
+        options.contextTransfer());
+    publishStatus(clock.nanoTime());
+  }
+
+  void wakeDriversWith(IntConsumer wake) {
+    this.wakeDriver = wake;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean isDone() {
+    return report != null;
+  }
+
+  @Override
+  public long nextDeadline() {
+    long next = nextCheckpointAt;
+    if (options.statusEvery() != null) {
+      next = Math.min(next, nextStatusAt);
+    }
+    if (phase == RuntimeState.DRAINING || phase == RuntimeState.CLOSING) {
+      next = Math.min(next, deadline);
+    }
+    return next;
+  }
+
+  // ------------------------------------------------------------ from any thread
+
+  /** Asks for a graceful stop within {@code timeoutNanos} on the clock. */
+  void shutdown(long timeoutNanos) {
+    if (!stopRequested) {
+      stopDeadline = clock.nanoTime() + timeoutNanos;
+      stopRequested = true;
+    }
+  }
+
+  CompletableFuture<PipelineAck> reconfigure(ReconfigurationRequest request) {
+    CompletableFuture<PipelineAck> f = new CompletableFuture<>();
+    if (phase.compareTo(RuntimeState.RUNNING) > 0) {
+      f.completeExceptionally(new ReconfigurationException("the pipeline is stopping; the"
+          + " request was not applied"));
+      return f;
+    }
+    requests.offer(new Request(request, f));
+    return f;
+  }
+
+  PipelineStatus status() {
+    return status;
+  }
+
+  PipelineExitReport report() {
+    return report;
+  }
+
+  CountDownLatch terminated() {
+    return terminated;
+  }
+
+  boolean isReady() {
+    return phase == RuntimeState.RUNNING && !status.lanesByDriver().stream()
+        .allMatch(List::isEmpty) && sink.probe();
+  }
+
+  // ------------------------------------------------------------ duty cycle
+
+  @Override
+  public int doWork() {
+    RuntimeState p = phase;
+    if (p == RuntimeState.TERMINATED) {
+      return 0;
+    }
+    long now = clock.nanoTime();
+    int work = 0;
+    if (p == RuntimeState.NEW) {
+      begin(now);
+      work++;
+    }
+    work += drainEvents();
+    work += drainAcks();
+    if (phase == RuntimeState.RUNNING && (failures.isSet() || stopRequested)) {
+      boolean abort = failures.isSet();
+      beginDrain(abort, abort ? now + options.closeTimeout().toNanos() : stopDeadline);
+      work++;
+    }
+    if (phase == RuntimeState.RUNNING) {
+      work += running(now);
+    } else if (phase == RuntimeState.DRAINING) {
+      work += draining(now);
+    } else if (phase == RuntimeState.CLOSING) {
+      work += closing(now);
+    }
+    if (work > 0 || phase == RuntimeState.TERMINATED) {
+      publishStatus(now);
+    }
+    if (options.statusEvery() != null && now - nextStatusAt >= 0
+        && phase != RuntimeState.TERMINATED) {
+      publishStatus(now);
+      statusLines.accept(status.line(lastReported));
+      lastReported = status;
+      nextStatusAt = now + options.statusEvery().toNanos();
+    }
+    return work;
+  }
+
+  private void begin(long now) {
+    phase = RuntimeState.RUNNING;
+    nextCheckpointAt = now + options.commitEvery().toNanos();
+    nextStatusAt = options.statusEvery() == null ? Long.MAX_VALUE
+        : now + options.statusEvery().toNanos();
+    publishStatus(now);
+    lastReported = status;
+    try {
+      restored = Map.copyOf(checkpointer.load());
+      Map<Integer, Long> positions = new TreeMap<>();
+      restored.forEach((p, c) -> positions.put(p, c.position()));
+      source.open(positions, this);
+    } catch (Exception e) {
+      failures.fail("startup", e);
+    }
+  }
+
+  private int running(long now) {
+    int work = handleRequests();
+    work += retryStash();
+    if (!failures.isSet()) {
+      try {
+        List<SourceRecord> polled = source.poll(options.maxPollRecords());
+        for (SourceRecord r : polled) {
+          route(r);
+        }
+        work += polled.size();
+      } catch (Exception e) {
+        failures.fail("source", e);
+        return work + 1;
+      }
+    }
+    applyPauses();
+    work += flushEnded();
+    if (now - nextCheckpointAt >= 0) {
+      epoch++;
+      for (int d = 0; d < drivers.size(); d++) {
+        send(d, new ThreadControl.CheckpointLanes(epoch, enqueued[d]));
+      }
+      nextCheckpointAt = now + options.commitEvery().toNanos();
+      work++;
+    }
+    work += commit(now, ledgers.keySet());
+    work += progressRevocations(now);
+    work += completeReconfigurations();
+    if (source.isExhausted() && stash.isEmpty() && revocations.isEmpty()
+        && phase == RuntimeState.RUNNING) {
+      beginDrain(false, now + options.closeTimeout().toNanos());
+      work++;
+    }
+    return work;
+  }
+
+  private void route(SourceRecord r) {
+    LaneLedger ledger = ledgers.get(r.partition());
+    if (ledger == null) {
+      failures.fail("source", new DataflowException("the source returned a record of"
+          + " partition " + r.partition() + " (offset " + r.offset() + "), which is not"
+          + " assigned"));
+      return;
+    }
+    ArrayDeque<SourceRecord> waiting = stash.get(r.partition());
+    if (waiting != null) {
+      waiting.addLast(r); // keep the lane's order behind what already waits
+      return;
+    }
+    if (!handOver(ledger, r)) {
+      waiting = new ArrayDeque<>();
+      waiting.addLast(r);
+      stash.put(r.partition(), waiting);
+      pausedByQueue.add(r.partition()); // the driver's queue is full: stop reading the lane
+    }
+  }
+
+  private boolean handOver(LaneLedger ledger, SourceRecord r) {
+    DriverAgent d = drivers.get(ledger.driver);
+    if (!d.data.offer(r)) {
+      return false;
+    }
+    ledger.admit(r.offset());
+    enqueued[ledger.driver]++;
+    wakeDriver.accept(ledger.driver);
+    return true;
+  }
+
+  private int retryStash() {
+    int work = 0;
+    for (Iterator<Map.Entry<Integer, ArrayDeque<SourceRecord>>> it = stash.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<Integer, ArrayDeque<SourceRecord>> e = it.next();
+      LaneLedger ledger = ledgers.get(e.getKey());
+      ArrayDeque<SourceRecord> waiting = e.getValue();
+      while (!waiting.isEmpty() && handOver(ledger, waiting.peekFirst())) {
+        waiting.pollFirst();
+        work++;
+      }
+      if (waiting.isEmpty()) {
+        it.remove();
+        pausedByQueue.remove(e.getKey());
+      }
+    }
+    return work;
+  }
+
+  /** Makes the source's paused set what the drivers and the full queues ask for. */
+  private void applyPauses() {
+    Set<Integer> want = new TreeSet<>(pausedByDriver);
+    want.addAll(pausedByQueue);
+    want.retainAll(ledgers.keySet());
+    Set<Integer> pause = new TreeSet<>(want);
+    pause.removeAll(sourcePaused);
+    Set<Integer> resume = new TreeSet<>(sourcePaused);
+    resume.removeAll(want);
+    resume.retainAll(ledgers.keySet());
+    if (!pause.isEmpty()) {
+      source.pause(pause);
+    }
+    if (!resume.isEmpty()) {
+      source.resume(resume);
+    }
+    sourcePaused.clear();
+    sourcePaused.addAll(want);
+  }
+
+  private int flushEnded() {
+    int work = 0;
+    for (LaneLedger l : ledgers.values()) {
+      if (!flushedEnded.contains(l.lane) && !stash.containsKey(l.lane)
+          && source.isEnded(l.lane)) {
+        flushedEnded.add(l.lane);
+        send(l.driver, new ThreadControl.FlushNow(Set.of(l.lane), enqueued[l.driver]));
+        work++;
+      }
+    }
+    return work;
+  }
+
+  private void send(int driver, ThreadControl c) {
+    drivers.get(driver).control.offer(c);
+    wakeDriver.accept(driver);
+  }
+
+  // ------------------------------------------------------------ assignment
+
+  @Override
+  public void assigned(Set<Integer> partitions) {
+    for (int p : new TreeSet<>(partitions)) {
+      if (ledgers.containsKey(p)) {
+        continue;
+      }
+      int d = leastLoadedDriver();
+      PendingCeilingGate gate = new PendingCeilingGate(p, options.pendingCeiling(),
+          options.resumeBelow());
+      LaneCheckpoint from = restored.get(p);
+      ledgers.put(p, new LaneLedger(p, d, gate, from));
+      send(d, new ThreadControl.AddLane(p, gate, from, enqueued[d]));
+    }
+  }
+
+  private int leastLoadedDriver() {
+    int[] load = new int[drivers.size()];
+    for (LaneLedger l : ledgers.values()) {
+      load[l.driver]++;
+    }
+    int best = 0;
+    for (int d = 1; d < load.length; d++) {
+      if (load[d] < load[best]) {
+        best = d;
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public void revoked(Set<Integer> partitions) {
+    long now = clock.nanoTime();
+    Map<Integer, Set<Integer>> byDriver = new TreeMap<>();
+    int lanes = 0;
+    for (int p : partitions) {
+      LaneLedger l = ledgers.get(p);
+      if (l == null) {
+        continue;
+      }
+      ArrayDeque<SourceRecord> dropped = stash.remove(p);
+      if (dropped != null) {
+        notAdmitted += dropped.size(); // never admitted: the next owner reads them again
+      }
+      pausedByDriver.remove(p);
+      pausedByQueue.remove(p);
+      sourcePaused.remove(p);
+      byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
+      lanes++;
+    }
+    if (lanes == 0) {
+      return;
+    }
+    Barrier barrier = new Barrier(lanes);
+    long until = now + options.closeTimeout().toNanos();
+    byDriver.forEach((d, set) -> send(d,
+        new ThreadControl.StopLanes(Set.copyOf(set), barrier, until, enqueued[d])));
+    Set<Integer> all = new TreeSet<>();
+    byDriver.values().forEach(all::addAll);
+    revocations.add(new Revocation(all, barrier, until));
+  }
+
+  private int progressRevocations(long now) {
+    int work = 0;
+    for (Iterator<Revocation> it = revocations.iterator(); it.hasNext(); ) {
+      Revocation r = it.next();
+      long pending = 0;
+      for (int p : r.lanes()) {
+        pending += ledgers.get(p).pending();
+      }
+      boolean late = now - r.deadline() >= 0;
+      if (!(r.barrier().isComplete() && pending == 0) && !late) {
+        continue;
+      }
+      if (!r.barrier().isComplete() || pending > 0) {
+        warn("revoked lanes " + r.lanes() + ": " + pending + " records not acknowledged by the"
+            + " deadline; committed only up to the acknowledged prefix, the rest replays");
+      }
+      commit(now, r.lanes());
+      Map<Integer, Set<Integer>> byDriver = new TreeMap<>();
+      for (int p : r.lanes()) {
+        LaneLedger l = ledgers.remove(p);
+        flushedEnded.remove(p);
+        byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
+      }
+      byDriver.forEach((d, set) -> send(d, new ThreadControl.DropLanes(Set.copyOf(set),
+          enqueued[d])));
+      it.remove();
+      work++;
+    }
+    return work;
+  }
+
+  // ------------------------------------------------------------ events and acks
+
+  private int drainEvents() {
+    int work = 0;
+    for (DriverEvent e; (e = events.relaxedPoll()) != null; work++) {
+      if (e instanceof DriverEvent.PauseLanes p) {
+        pausedByDriver.addAll(p.lanes());
+      } else if (e instanceof DriverEvent.ResumeLanes r) {
+        pausedByDriver.removeAll(r.lanes());
+      } else if (e instanceof DriverEvent.Fatal f) {
+        failures.fail(f.component(), f.error());
+      } else if (e instanceof DriverEvent.LaneSnapshots s) {
+        for (LaneCheckpoint c : s.lanes()) {
+          LaneLedger l = ledgers.get(c.partition());
+          if (l != null) {
+            l.offer(c);
+          }
+        }
+      }
+    }
+    if (work > 0 && phase == RuntimeState.RUNNING) {
+      applyPauses();
+    }
+    return work;
+  }
+
+  private int drainAcks() {
+    int work = 0;
+    for (BatchAck a; (a = acks.relaxedPoll()) != null; work++) {
+      if (a.error != null) {
+        // Nothing past a failed batch is committed: its records are never acknowledged.
+        failures.fail("sink", a.error);
+        continue;
+      }
+      ackedOutputs += a.outputs;
+      for (int i = 0; i < a.lanes.length; i++) {
+        LaneLedger l = ledgers.get(a.lanes[i]);
+        if (l != null) {
+          l.acknowledged(a.from[i], a.to[i]);
+        }
+      }
+    }
+    return work;
+  }
+
+  // ------------------------------------------------------------ commits
+
+  /** Commits the lanes' newest fully acknowledged checkpoints, if any is new. */
+  private int commit(long now, Set<Integer> lanes) {
+    Map<Integer, LaneCheckpoint> due = new TreeMap<>();
+    for (int p : lanes) {
+      LaneLedger l = ledgers.get(p);
+      LaneCheckpoint c = l == null ? null : l.committable();
+      if (c != null) {
+        due.put(p, c);
+      }
+    }
+    if (due.isEmpty()) {
+      return 0;
+    }
+    try {
+      checkpointer.commit(due);
+    } catch (Exception e) {
+      failures.fail("checkpoint", e);
+      return 1;
+    }
+    due.forEach((p, c) -> ledgers.get(p).committed(c));
+    lastCommitAt = now;
+    committedAny = true;
+    return 1;
+  }
+
+  // ------------------------------------------------------------ reconfiguration
+
+  private int handleRequests() {
+    int work = 0;
+    for (Request r; (r = requests.relaxedPoll()) != null; work++) {
+      ReconfigurationPlanner.MonitorOnlyPlan plan;
+      try {
+        plan = planner.planMonitorOnly(r.request(), program);
+      } catch (RuntimeException e) {
+        // Refused before anything changed: the pipeline keeps running on its program.
+        warn("reconfiguration request from " + r.request().origin() + " refused: "
+            + e.getMessage());
+        r.result().completeExceptionally(e);
+        continue;
+      }
+      MonitorReconfigurationPlan m = plan.monitor();
+      TransferMapping mapping = m instanceof MonitorReconfigurationPlan.Transfer t ? t.mapping()
+          : m instanceof MonitorReconfigurationPlan.RetainExact
+              ? TransferMapping.plan(program, plan.candidate()) : null;
+      Barrier barrier = new Barrier(drivers.size());
+      for (int d = 0; d < drivers.size(); d++) {
+        send(d, new ThreadControl.Reconfigure(plan.candidate(), mapping, barrier, enqueued[d]));
+      }
+      program = plan.candidate();
+      revision = revision.nextRoot();
+      applying.addLast(new Applying(r, barrier, new ReconfigurationAck(true, revision, 0,
+          plan.monitorChanged(), false, m.kind(), -1, null, r.request().origin())));
+    }
+    return work;
+  }
+
+  private int completeReconfigurations() {
+    int work = 0;
+    while (!applying.isEmpty() && applying.peekFirst().barrier().isComplete()) {
+      Applying a = applying.pollFirst();
+      if (failures.isSet()) {
+        a.request().result().completeExceptionally(new ReconfigurationException("the pipeline"
+            + " failed while the request was applied (lanes " + a.barrier().lanes()
+            + " were moved): " + failures.get().reason()));
+      } else {
+        PipelineAck ack = new PipelineAck(a.ack(), a.barrier().lanes(), a.barrier().keys());
+        ackListener.accept(ack);
+        a.request().result().complete(ack);
+      }
+      work++;
+    }
+    return work;
+  }
+
+  // ------------------------------------------------------------ shutdown
+
+  private void beginDrain(boolean abort, long until) {
+    phase = RuntimeState.DRAINING;
+    deadline = until;
+    for (Request r; (r = requests.relaxedPoll()) != null; ) {
+      r.result().completeExceptionally(new ReconfigurationException("the pipeline stopped"
+          + " before the request was applied"));
+    }
+    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
+      notAdmitted += waiting.size();
+    }
+    stash.clear();
+    shutdownBarrier = new Barrier(drivers.size());
+    for (int d = 0; d < drivers.size(); d++) {
+      send(d, new ThreadControl.Shutdown(shutdownBarrier, until, abort, enqueued[d]));
+    }
+  }
+
+  private int draining(long now) {
+    int work = completeReconfigurations();
+    boolean late = now - deadline >= 0;
+    if (!shutdownBarrier.isComplete() && !late) {
+      return work;
+    }
+    if (!shutdownBarrier.isComplete()) {
+      warn((shutdownBarrier.parties() - shutdownBarrier.arrived()) + " of "
+          + shutdownBarrier.parties() + " drivers did not stop by the deadline");
+    }
+    // The drivers flushed: the sink drains what it was sent, on a thread of its own.
+    closer = new OutputCloser(name + "-sink-closer", sink::close);
+    phase = RuntimeState.CLOSING;
+    return work + 1;
+  }
+
+  private int closing(long now) {
+    boolean closed = closer.isDone();
+    long pending = 0;
+    for (LaneLedger l : ledgers.values()) {
+      pending += l.pending();
+    }
+    if (!closed && !(now - deadline >= 0)) {
+      return 0;
+    }
+    if (closed && closer.failure() != null) {
+      failures.fail("sink", closer.failure());
+    }
+    drainAcks();
+    pending = 0;
+    for (LaneLedger l : ledgers.values()) {
+      pending += l.pending();
+    }
+    long sent = 0;
+    for (DriverAgent d : drivers) {
+      sent += d.status().ticksOut();
+    }
+    long abandoned = Math.max(0, sent - ackedOutputs);
+    if (pending > 0 || abandoned > 0 || !closed) {
+      String detail = (closed ? "" : "the sink did not close by the deadline; ") + abandoned
+          + " outputs were not acknowledged (" + pending + " records stay uncommitted and"
+          + " replay after a restart)";
+      drain = new ExitReport.DrainResult(false, abandoned, detail);
+      warn(detail);
+      failures.fail("sink", new DataflowException(detail));
+    }
+    commit(now, ledgers.keySet()); // the final commit: never past unacknowledged data
+    terminate(now);
+    return 1;
+  }
+
+  private void terminate(long now) {
+    Exception closeError = new Teardown().step("close source", source::close).run();
+    if (closeError != null) {
+      failures.fail("source", closeError);
+    }
+    while (!applying.isEmpty()) {
+      Applying a = applying.pollFirst();
+      a.request().result().completeExceptionally(new ReconfigurationException("the pipeline"
+          + " ended before every driver applied the request (applied on lanes "
+          + a.barrier().lanes() + ")"));
+    }
+    if (notAdmitted > 0) {
+      warn(notAdmitted + " records read from the source were not handed to a driver (the run"
+          + " ended first); they are not committed and replay after a restart");
+    }
+    FailureGate.Failure f = failures.get();
+    ExitReport.Outcome outcome = f == null ? ExitReport.Outcome.COMPLETED
+        : f.cancel() ? ExitReport.Outcome.CANCELLED : ExitReport.Outcome.FAILED;
+    long ticksIn = 0;
+    long ticksOut = 0;
+    for (DriverAgent d : drivers) {
+      ticksIn += d.status().ticksIn();
+      ticksOut += d.status().ticksOut();
+    }
+    ExitReport.CheckpointOutcome kept = ExitReport.CheckpointOutcome.NONE;
+    if (committedAny || !restored.isEmpty()) {
+      kept = ExitReport.CheckpointOutcome.KEPT;
+      if (f != null && f.fatal() != null && !f.fatal().resumable()) {
+        try {
+          if (checkpointer.setAside(f.fatal().line())) {
+            kept = ExitReport.CheckpointOutcome.SET_ASIDE;
+            warn("the checkpoint was set aside: " + f.fatal().kind() + " does not keep it"
+                + " resumable");
+          }
+        } catch (Exception e) {
+          warn("the checkpoint could not be set aside: " + e.getMessage());
+        }
+      }
+    }
+    List<String> w;
+    synchronized (warningLog) {
+      w = List.copyOf(warningLog);
+    }
+    ExitReport run = new ExitReport(outcome, f == null ? null : f.component(),
+        f == null ? null : f.reason(), f == null ? null : f.cause(), ticksIn, ticksOut, drain,
+        revision, 0, w, f == null ? null : f.fatal(), ticksIn, kept, false);
+    Map<Integer, Long> acked = new TreeMap<>();
+    Map<Integer, Long> committed = new TreeMap<>();
+    for (LaneLedger l : ledgers.values()) {
+      acked.put(l.lane, l.ackedPosition());
+      committed.put(l.lane, l.committedPosition());
+    }
+    phase = RuntimeState.TERMINATED;
+    publishStatus(now);
+    report = new PipelineExitReport(run, acked, committed);
+    terminated.countDown();
+  }
+
+  void warn(String message) {
+    synchronized (warningLog) {
+      warningLog.add(message);
+    }
+    warnings.accept(message);
+  }
+
+  // ------------------------------------------------------------ status
+
+  private void publishStatus(long now) {
+    List<List<Integer>> lanesByDriver = new ArrayList<>();
+    long ticksIn = 0;
+    long ticksOut = 0;
+    long keys = 0;
+    long expired = 0;
+    int queued = 0;
+    for (DriverAgent d : drivers) {
+      DriverAgent.DriverStatus s = d.status(); // one read per driver
+      lanesByDriver.add(s.lanes());
+      ticksIn += s.ticksIn();
+      ticksOut += s.ticksOut();
+      keys += s.keys();
+      expired += s.expired();
+      queued += s.queued();
+    }
+    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
+      queued += waiting.size();
+    }
+    Map<Integer, Long> pending = new TreeMap<>();
+    Map<Integer, Long> acked = new TreeMap<>();
+    Map<Integer, Long> committed = new TreeMap<>();
+    for (LaneLedger l : ledgers.values()) {
+      pending.put(l.lane, l.pending());
+      acked.put(l.lane, l.ackedPosition());
+      committed.put(l.lane, l.committedPosition());
+    }
+    FailureGate.Failure f = failures.get();
+    RuntimeStatus run = new RuntimeStatus(phase, ticksIn, ticksOut, queued, 0,
+        f == null ? null : f.reason(), revision, 0, now, lastCommitAt);
+    status = new PipelineStatus(run, lanesByDriver, sourcePaused, pending, keys, expired, acked,
+        committed);
+  }
+}

@@ -1,0 +1,139 @@
+package io.dataflow.pipeline.io;
+
+import io.dataflow.core.Tick;
+import io.dataflow.pipeline.spi.PartitionedSource;
+import io.dataflow.pipeline.spi.SourceRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A bounded partitioned source over records held in memory: every partition is assigned at
+ * {@code open}, a record's offset is its index in its partition, and a resumed pipeline starts
+ * each partition at its committed position. Polls take records round-robin over the
+ * partitions that are not paused, so lanes interleave.
+ *
+ * <p>Thread-safety: building on one thread; then the pipeline's controller only.
+ */
+public final class InMemoryPartitionedSource implements PartitionedSource {
+  private final List<List<SourceRecord>> partitions;
+  private final long[] next;
+  private final Set<Integer> paused = new TreeSet<>();
+  private int cursor;
+  private boolean open;
+
+  private InMemoryPartitionedSource(List<List<SourceRecord>> partitions) {
+    this.partitions = partitions;
+    this.next = new long[partitions.size()];
+  }
+
+  /** A builder of a source with {@code partitions} partitions. */
+  public static Builder builder(int partitions) {
+    return new Builder(partitions);
+  }
+
+  /** Collects the records, partition by partition, in order. */
+  public static final class Builder {
+    private final List<List<SourceRecord>> partitions = new ArrayList<>();
+
+    private Builder(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("at least one partition, not " + n);
+      }
+      for (int i = 0; i < n; i++) {
+        partitions.add(new ArrayList<>());
+      }
+    }
+
+    /** Appends a record for {@code key} to {@code partition}; its offset is its index there. */
+    public Builder add(int partition, Object key, Tick tick) {
+      List<SourceRecord> p = partitions.get(partition);
+      p.add(new SourceRecord(partition, p.size(), key, tick));
+      return this;
+    }
+
+    /**
+     * Appends a record for {@code key} to the partition its key hashes to (the same rule as
+     * the JSON Lines source: {@code floorMod(key.hashCode(), partitions)}).
+     */
+    public Builder add(Object key, Tick tick) {
+      return add(Math.floorMod(Objects.requireNonNull(key, "key").hashCode(),
+          partitions.size()), key, tick);
+    }
+
+    /** The source. */
+    public InMemoryPartitionedSource build() {
+      List<List<SourceRecord>> copy = new ArrayList<>();
+      for (List<SourceRecord> p : partitions) {
+        copy.add(List.copyOf(p));
+      }
+      return new InMemoryPartitionedSource(copy);
+    }
+  }
+
+  @Override
+  public void open(Map<Integer, Long> positions, Rebalance rebalance) {
+    open = true;
+    Set<Integer> all = new TreeSet<>();
+    for (int p = 0; p < partitions.size(); p++) {
+      next[p] = Math.max(0, Math.min(positions.getOrDefault(p, 0L), partitions.get(p).size()));
+      all.add(p);
+    }
+    rebalance.assigned(all);
+  }
+
+  @Override
+  public List<SourceRecord> poll(int max) {
+    List<SourceRecord> out = new ArrayList<>();
+    int n = partitions.size();
+    int idle = 0;
+    while (out.size() < max && idle < n) {
+      int p = cursor;
+      cursor = (cursor + 1) % n;
+      List<SourceRecord> records = partitions.get(p);
+      if (paused.contains(p) || next[p] >= records.size()) {
+        idle++;
+        continue;
+      }
+      out.add(records.get((int) next[p]++));
+      idle = 0;
+    }
+    return out;
+  }
+
+  @Override
+  public void pause(Set<Integer> lanes) {
+    paused.addAll(lanes);
+  }
+
+  @Override
+  public void resume(Set<Integer> lanes) {
+    paused.removeAll(lanes);
+  }
+
+  @Override
+  public boolean isEnded(int partition) {
+    return open && next[partition] >= partitions.get(partition).size();
+  }
+
+  @Override
+  public boolean isExhausted() {
+    for (int p = 0; p < partitions.size(); p++) {
+      if (!isEnded(p)) {
+        return false;
+      }
+    }
+    return open;
+  }
+
+  /** The partitions paused right now (for tests of backpressure). */
+  public Set<Integer> paused() {
+    return Set.copyOf(paused);
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,60 @@
+package io.dataflow.pipeline.spi;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A source of keyed records split into partitions (Kafka topic partitions, shards of a file).
+ * The pipeline's controller thread is the only caller of every method: an implementation needs
+ * no locking unless it has threads of its own.
+ *
+ * <p>Positions follow Kafka's convention: a partition's position is the offset of the next
+ * record to read, so a commit of {@code n} means every record before {@code n} is done.
+ */
+public interface PartitionedSource extends AutoCloseable {
+  /** Told when partitions are assigned to or revoked from this consumer. */
+  interface Rebalance {
+    /** These partitions are now read; each becomes a lane. */
+    void assigned(Set<Integer> partitions);
+
+    /**
+     * These partitions are taken away: the pipeline stops their lanes, waits for their outputs'
+     * acknowledgements and commits, then forgets them. The source returns no more of their
+     * records.
+     */
+    void revoked(Set<Integer> partitions);
+  }
+
+  /**
+   * Starts reading. {@code positions} are the committed positions (partition to the offset of
+   * the next record); a partition without one is read from its beginning. Assignments are
+   * reported to {@code rebalance}, here or during a later {@link #poll}.
+   */
+  void open(Map<Integer, Long> positions, Rebalance rebalance) throws Exception;
+
+  /**
+   * Up to {@code max} records of assigned partitions that are not paused, without blocking for
+   * long (an empty list when none is ready). Records of one partition come in offset order.
+   */
+  List<SourceRecord> poll(int max) throws Exception;
+
+  /** Stops returning records of these partitions until {@link #resume}; nothing is skipped. */
+  void pause(Set<Integer> partitions);
+
+  /** Returns records of these partitions again, from where they were paused. */
+  void resume(Set<Integer> partitions);
+
+  /**
+   * True when {@code partition} is bounded and every record of it was returned: its lane
+   * flushes at once instead of waiting for the idle flush.
+   */
+  boolean isEnded(int partition);
+
+  /** True when the source is bounded and every partition ended: the run then completes. */
+  boolean isExhausted();
+
+  /** Releases the source. */
+  @Override
+  void close() throws Exception;
+}
