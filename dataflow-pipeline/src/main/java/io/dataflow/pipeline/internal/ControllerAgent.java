@@ -184,7 +184,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
   }
 
   PipelineStatus status() {
-    return status;
+    return status(clock.nanoTime());
   }
 
   PipelineExitReport report() {
@@ -196,8 +196,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
   }
 
   boolean isReady() {
-    return phase == RuntimeState.RUNNING && !status.lanesByDriver().stream()
-        .allMatch(List::isEmpty) && sink.probe();
+    return phase == RuntimeState.RUNNING && !view.pending().isEmpty() && sink.probe();
   }
 
   // ------------------------------------------------------------ duty cycle
@@ -735,13 +734,44 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
 
   // ------------------------------------------------------------ status
 
+  /** What the controller owns of the status, published after its cycles. */
+  private record View(RuntimeState phase, Set<Integer> paused, Map<Integer, Long> pending,
+      Map<Integer, Long> acked, Map<Integer, Long> committed, int stashed, String lastError,
+      MonitorRevision revision, long lastCommitAt) {}
+
+  private volatile View view;
+
   private void publishStatus(long now) {
+    Map<Integer, Long> pending = new TreeMap<>();
+    Map<Integer, Long> acked = new TreeMap<>();
+    Map<Integer, Long> committed = new TreeMap<>();
+    for (LaneLedger l : ledgers.values()) {
+      pending.put(l.lane, l.pending());
+      acked.put(l.lane, l.ackedPosition());
+      committed.put(l.lane, l.committedPosition());
+    }
+    int stashed = 0;
+    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
+      stashed += waiting.size();
+    }
+    FailureGate.Failure f = failures.get();
+    view = new View(phase, Set.copyOf(sourcePaused), pending, acked, committed, stashed,
+        f == null ? null : f.reason(), revision, lastCommitAt);
+    status = status(now);
+  }
+
+  /**
+   * The status now: the controller's last published view and each driver's published counters,
+   * each read once.
+   */
+  PipelineStatus status(long now) {
+    View v = view;
     List<List<Integer>> lanesByDriver = new ArrayList<>();
     long ticksIn = 0;
     long ticksOut = 0;
     long keys = 0;
     long expired = 0;
-    int queued = 0;
+    int queued = v.stashed();
     for (DriverAgent d : drivers) {
       DriverAgent.DriverStatus s = d.status(); // one read per driver
       lanesByDriver.add(s.lanes());
@@ -751,21 +781,9 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
       expired += s.expired();
       queued += s.queued();
     }
-    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
-      queued += waiting.size();
-    }
-    Map<Integer, Long> pending = new TreeMap<>();
-    Map<Integer, Long> acked = new TreeMap<>();
-    Map<Integer, Long> committed = new TreeMap<>();
-    for (LaneLedger l : ledgers.values()) {
-      pending.put(l.lane, l.pending());
-      acked.put(l.lane, l.ackedPosition());
-      committed.put(l.lane, l.committedPosition());
-    }
-    FailureGate.Failure f = failures.get();
-    RuntimeStatus run = new RuntimeStatus(phase, ticksIn, ticksOut, queued, 0,
-        f == null ? null : f.reason(), revision, 0, now, lastCommitAt);
-    status = new PipelineStatus(run, lanesByDriver, sourcePaused, pending, keys, expired, acked,
-        committed);
+    RuntimeStatus run = new RuntimeStatus(v.phase(), ticksIn, ticksOut, queued, 0,
+        v.lastError(), v.revision(), 0, now, v.lastCommitAt());
+    return new PipelineStatus(run, lanesByDriver, v.paused(), v.pending(), keys, expired,
+        v.acked(), v.committed());
   }
 }

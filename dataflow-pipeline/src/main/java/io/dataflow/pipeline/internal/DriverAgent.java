@@ -85,7 +85,7 @@ final class DriverAgent implements Agent {
   private List<KeyedOutput> outputs = new ArrayList<>();
   private final List<Lane> touched = new ArrayList<>();
   private long lastDataAt;
-  private long nextExpiry = Long.MIN_VALUE;
+  private long nextExpiry;
   private long ticksIn;
   private long ticksOut;
   private long expired;
@@ -103,6 +103,8 @@ final class DriverAgent implements Agent {
     this.events = events;
     this.acks = acks;
     this.warnings = warnings;
+    this.nextExpiry = options.keyTtl() == null ? Long.MAX_VALUE
+        : clock.nanoTime() + Math.max(1, options.keyTtl().toNanos() / 4);
     useProgram(program);
   }
 
@@ -180,7 +182,9 @@ final class DriverAgent implements Agent {
     if (options.keyTtl() != null && now - nextExpiry >= 0) {
       long ttl = options.keyTtl().toNanos();
       for (Lane l : lanes.values()) {
-        expired += l.keyed.expireIdle(now - ttl);
+        int n = l.keyed.expireIdle(now - ttl);
+        expired += n;
+        work += n;
       }
       nextExpiry = now + Math.max(1, ttl / 4);
     }
