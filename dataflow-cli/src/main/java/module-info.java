@@ -4,6 +4,7 @@
  */
 module io.dataflow.cli {
   requires io.dataflow.reconfig;
+  requires io.dataflow.pipeline;
   requires info.picocli;
 
   opens io.dataflow.cli to info.picocli;

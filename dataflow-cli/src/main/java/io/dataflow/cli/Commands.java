@@ -81,11 +81,19 @@ final class Commands {
     return Cli.INVALID;
   }
 
-  /** {@code Usage: } and the synopsis of {@code command}, on one line. */
+  /**
+   * {@code Usage: } and the first form of {@code command}'s synopsis, on one line (a command
+   * with a second form, {@code run --key}, shows it in its help).
+   */
   static String usageLine(CommandLine command) {
     CommandLine.Help help = command.getHelp();
-    return (help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()))
-        .replaceAll("\\s*\\R\\s*", " ").strip();
+    String[] lines = (help.synopsisHeading() + help.synopsis(help.synopsisHeadingLength()))
+        .split("\\R");
+    StringBuilder sb = new StringBuilder(lines[0].strip());
+    for (int i = 1; i < lines.length && !lines[i].strip().startsWith("dataflow "); i++) {
+      sb.append(' ').append(lines[i].strip());
+    }
+    return sb.toString().strip();
   }
 
   /** The first argument of {@code command} that looks like an option it does not have. */
@@ -270,10 +278,14 @@ final class Commands {
 
   @Command(name = "run", sortOptions = false, footer = EXIT_STATUS,
       customSynopsis = {"dataflow run SPEC --input-file TRACE [--format text|jsonl]",
-          "                    [--no-context-transfer]"},
+          "                    [--no-context-transfer]",
+          "       dataflow run SPEC --input-file F.jsonl --key FIELD [--partitions N]",
+          "                    [--drivers N] [--on-bad-record fail|skip]"},
       description = {"Evaluates SPEC over the trace file TRACE and prints the outputs on stdout.",
           "A run that takes more than a second shows its progress on stderr when stderr is a"
-              + " terminal."})
+              + " terminal.",
+          "With --key, runs one monitor per value of FIELD in the JSON Lines file (the keyed"
+              + " pipeline) and prints KEY: name[tick] = Value."})
   static final class Run implements Callable<Integer> {
     private final Context ctx;
     @Mixin
@@ -310,13 +322,73 @@ final class Commands {
 
     private boolean checkpointEveryGiven;
 
+    @Option(names = "--key", paramLabel = "FIELD", order = 8,
+        description = "run the keyed pipeline: FIELD of each JSON Lines record is the key")
+    String key;
+    private int partitions = 4;
+    private int drivers = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    private boolean partitionsGiven;
+    private boolean driversGiven;
+    private String onBadRecord;
+
+    @Option(names = "--partitions", paramLabel = "N", order = 9,
+        description = "with --key: split the records by key hash into N lanes (4)")
+    void partitions(String value) {
+      partitions = positive("--partitions", value);
+      partitionsGiven = true;
+    }
+
+    @Option(names = "--drivers", paramLabel = "N", order = 10,
+        description = "with --key: N driver threads (cores - 1, at least 1)")
+    void drivers(String value) {
+      drivers = positive("--drivers", value);
+      driversGiven = true;
+    }
+
+    @Option(names = "--on-bad-record", paramLabel = "fail|skip", order = 11,
+        description = "with --key: a bad record fails the run (fail, the default) or is"
+            + " skipped with a warning (skip)")
+    void onBadRecord(String value) {
+      if (!value.equals("fail") && !value.equals("skip")) {
+        throw new UsageException(common.spec, "--on-bad-record must be fail or skip, not '"
+            + value + "'");
+      }
+      onBadRecord = value;
+    }
+
+    private int positive(String option, String value) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n >= 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException(common.spec, option + " must be a positive number, not '" + value
+          + "'");
+    }
+
     @Override
     public Integer call() {
       if (checkpointEveryGiven && checkpointDir == null) {
         throw new UsageException(common.spec, "--checkpoint-every needs --checkpoint-dir DIR");
       }
-      return Cli.runCommand(common.options(inputFile, checkpointDir, checkpointEvery, resume),
-          ctx);
+      RunOptions options = common.options(inputFile, checkpointDir, checkpointEvery, resume);
+      if (key == null) {
+        if (partitionsGiven || driversGiven || onBadRecord != null) {
+          throw new UsageException(common.spec, (partitionsGiven ? "--partitions"
+              : driversGiven ? "--drivers" : "--on-bad-record") + " needs --key FIELD");
+        }
+        return Cli.runCommand(options, ctx);
+      }
+      if (checkpointDir != null || resume != null) {
+        throw new UsageException(common.spec, (checkpointDir != null ? "--checkpoint-dir"
+            : "--resume") + " is not available with --key (the keyed pipeline commits through"
+            + " its checkpointer; see docs/pipeline.md)");
+      }
+      return Cli.keyedRunCommand(options, new Cli.Keyed(key, partitions, drivers,
+          "skip".equals(onBadRecord)), ctx);
     }
   }
 

@@ -8,6 +8,8 @@ final class Usage {
       "commands:",
       "  run SPEC --input-file TRACE [--format text|jsonl] [--no-context-transfer]",
       "        evaluate SPEC over the trace file TRACE and print the outputs",
+      "  run SPEC --input-file F.jsonl --key FIELD [--partitions N] [--drivers N]",
+      "        one monitor per value of FIELD (the keyed pipeline): KEY: name[tick] = Value",
       "  live SPEC [--format text|jsonl] [--no-context-transfer]",
       "        read JSON Lines ticks and {\"$reconfigure\": {...}} requests from stdin,",
       "        print outputs as they are produced",

@@ -216,8 +216,11 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
     work += drainEvents();
     work += drainAcks();
     if (phase == RuntimeState.RUNNING && (failures.isSet() || stopRequested)) {
-      boolean abort = failures.isSet();
-      beginDrain(abort, abort ? now + options.closeTimeout().toNanos() : stopDeadline);
+      FailureGate.Failure f = failures.get();
+      // After a source failure the records handed over are still evaluated (the output before
+      // a bad record stands); after any other failure or a cancel, the drivers stop at once.
+      boolean abort = f != null && !f.component().equals("source");
+      beginDrain(abort, f != null ? now + options.closeTimeout().toNanos() : stopDeadline);
       work++;
     }
     if (phase == RuntimeState.RUNNING) {

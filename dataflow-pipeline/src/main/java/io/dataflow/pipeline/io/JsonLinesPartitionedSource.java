@@ -62,6 +62,8 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   private int bufferedCount;
   private boolean eof;
   private long skipped;
+  /** A bad line found after records of the same poll: thrown at the next poll. */
+  private TraceException pending;
 
   /**
    * A source over {@code file} keyed by {@code keyField}, split into {@code partitions}; bad
@@ -97,6 +99,12 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
 
   @Override
   public List<SourceRecord> poll(int max) throws IOException {
+    if (pending != null) {
+      TraceException e = pending;
+      pending = null;
+      eof = true;
+      throw e;
+    }
     List<SourceRecord> out = new ArrayList<>();
     for (int p = 0; p < partitions && out.size() < max; p++) {
       if (!paused.contains(p)) {
@@ -108,7 +116,16 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
       }
     }
     while (out.size() < max && !eof && bufferedCount < MAX_BUFFERED) {
-      SourceRecord r = next();
+      SourceRecord r;
+      try {
+        r = next();
+      } catch (TraceException e) {
+        if (out.isEmpty()) {
+          throw e;
+        }
+        pending = e; // the records before the bad line are delivered first
+        break;
+      }
       if (r == null) {
         break;
       }
