@@ -19,5 +19,6 @@ module io.dataflow.pipeline {
   exports io.dataflow.pipeline;
   exports io.dataflow.pipeline.spi;
   exports io.dataflow.pipeline.io;
+  exports io.dataflow.pipeline.micrometer;
   exports io.dataflow.pipeline.internal to io.dataflow.testkit;
 }
