@@ -66,15 +66,17 @@ public final class ScriptedPartitionedSource implements PartitionedSource {
   }
 
   @Override
-  public void open(Map<Integer, Long> positions, Rebalance r) {
+  public void open(Rebalance r) {
     rebalance = r;
-    openedAt = Map.copyOf(positions);
     next = new long[partitions.size()];
     for (int p = 0; p < partitions.size(); p++) {
-      next[p] = positions.getOrDefault(p, 0L);
       assigned.add(p);
     }
-    r.assigned(Set.copyOf(assigned));
+    Map<Integer, Long> positions = r.assigned(Set.copyOf(assigned));
+    openedAt = Map.copyOf(positions);
+    for (int p = 0; p < partitions.size(); p++) {
+      next[p] = positions.getOrDefault(p, 0L);
+    }
   }
 
   @Override

@@ -251,10 +251,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
     publishStatus(now);
     lastReported = status;
     try {
-      restored = Map.copyOf(checkpointer.load());
-      Map<Integer, Long> positions = new TreeMap<>();
-      restored.forEach((p, c) -> positions.put(p, c.position()));
-      source.open(positions, this);
+      source.open(this);
     } catch (Exception e) {
       failures.fail("startup", e);
     }
@@ -388,7 +385,16 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
   // ------------------------------------------------------------ assignment
 
   @Override
-  public void assigned(Set<Integer> partitions) {
+  public Map<Integer, Long> assigned(Set<Integer> partitions) {
+    // The newest commits, read at every assignment: another consumer may have committed a
+    // partition since this one last owned it.
+    try {
+      restored = Map.copyOf(checkpointer.load());
+    } catch (Exception e) {
+      failures.fail("checkpoint", e);
+      restored = Map.of();
+    }
+    Map<Integer, Long> positions = new TreeMap<>();
     for (int p : new TreeSet<>(partitions)) {
       if (ledgers.containsKey(p)) {
         continue;
@@ -399,7 +405,11 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
       LaneCheckpoint from = restored.get(p);
       ledgers.put(p, new LaneLedger(p, d, gate, from));
       send(d, new ThreadControl.AddLane(p, gate, from, enqueued[d]));
+      if (from != null) {
+        positions.put(p, from.position());
+      }
     }
+    return positions;
   }
 
   private int leastLoadedDriver() {

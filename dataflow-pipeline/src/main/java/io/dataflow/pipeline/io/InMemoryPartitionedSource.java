@@ -75,14 +75,16 @@ public final class InMemoryPartitionedSource implements PartitionedSource {
   }
 
   @Override
-  public void open(Map<Integer, Long> positions, Rebalance rebalance) {
+  public void open(Rebalance rebalance) {
     open = true;
     Set<Integer> all = new TreeSet<>();
     for (int p = 0; p < partitions.size(); p++) {
-      next[p] = Math.max(0, Math.min(positions.getOrDefault(p, 0L), partitions.get(p).size()));
       all.add(p);
     }
-    rebalance.assigned(all);
+    Map<Integer, Long> positions = rebalance.assigned(all);
+    for (int p = 0; p < partitions.size(); p++) {
+      next[p] = Math.max(0, Math.min(positions.getOrDefault(p, 0L), partitions.get(p).size()));
+    }
   }
 
   @Override

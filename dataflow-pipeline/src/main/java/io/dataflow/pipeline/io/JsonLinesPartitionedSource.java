@@ -87,14 +87,16 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   }
 
   @Override
-  public void open(Map<Integer, Long> positions, Rebalance rebalance) throws IOException {
+  public void open(Rebalance rebalance) throws IOException {
     in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
     Set<Integer> all = new TreeSet<>();
     for (int p = 0; p < partitions; p++) {
-      start[p] = positions.getOrDefault(p, 0L);
       all.add(p);
     }
-    rebalance.assigned(all);
+    Map<Integer, Long> positions = rebalance.assigned(all);
+    for (int p = 0; p < partitions; p++) {
+      start[p] = positions.getOrDefault(p, 0L);
+    }
   }
 
   @Override

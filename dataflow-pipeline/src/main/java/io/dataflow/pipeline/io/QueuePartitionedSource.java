@@ -75,13 +75,15 @@ public final class QueuePartitionedSource implements PartitionedSource {
   }
 
   @Override
-  public void open(Map<Integer, Long> positions, Rebalance rebalance) {
+  public void open(Rebalance rebalance) {
     Set<Integer> all = new TreeSet<>();
     for (int p = 0; p < partitions.size(); p++) {
-      partitions.get(p).start = positions.getOrDefault(p, 0L);
       all.add(p);
     }
-    rebalance.assigned(all);
+    Map<Integer, Long> positions = rebalance.assigned(all);
+    for (int p = 0; p < partitions.size(); p++) {
+      partitions.get(p).start = positions.getOrDefault(p, 0L);
+    }
   }
 
   @Override

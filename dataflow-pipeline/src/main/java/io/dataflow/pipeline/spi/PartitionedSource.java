@@ -15,8 +15,13 @@ import java.util.Set;
 public interface PartitionedSource extends AutoCloseable {
   /** Told when partitions are assigned to or revoked from this consumer. */
   interface Rebalance {
-    /** These partitions are now read; each becomes a lane. */
-    void assigned(Set<Integer> partitions);
+    /**
+     * These partitions are now read; each becomes a lane.
+     *
+     * @return the committed position of each of them that has one: the source reads such a
+     *     partition from there, the others from their beginning
+     */
+    Map<Integer, Long> assigned(Set<Integer> partitions);
 
     /**
      * These partitions are taken away: the pipeline stops their lanes, waits for their outputs'
@@ -27,11 +32,10 @@ public interface PartitionedSource extends AutoCloseable {
   }
 
   /**
-   * Starts reading. {@code positions} are the committed positions (partition to the offset of
-   * the next record); a partition without one is read from its beginning. Assignments are
-   * reported to {@code rebalance}, here or during a later {@link #poll}.
+   * Starts reading. Assignments are reported to {@code rebalance}, here or during a later
+   * {@link #poll}; each report answers with the committed positions to read from.
    */
-  void open(Map<Integer, Long> positions, Rebalance rebalance) throws Exception;
+  void open(Rebalance rebalance) throws Exception;
 
   /**
    * Up to {@code max} records of assigned partitions that are not paused, without blocking for

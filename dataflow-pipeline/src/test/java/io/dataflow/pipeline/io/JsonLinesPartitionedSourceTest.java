@@ -23,10 +23,12 @@ class JsonLinesPartitionedSourceTest {
   Path dir;
 
   final Set<Integer> assigned = new TreeSet<>();
+  Map<Integer, Long> committed = Map.of();
   final PartitionedSource.Rebalance rebalance = new PartitionedSource.Rebalance() {
     @Override
-    public void assigned(Set<Integer> partitions) {
+    public Map<Integer, Long> assigned(Set<Integer> partitions) {
       assigned.addAll(partitions);
+      return committed;
     }
 
     @Override
@@ -59,7 +61,7 @@ class JsonLinesPartitionedSourceTest {
         + "{\"id\": \"a\", \"x\": 3}\n\n{\"id\": \"b\", \"x\": 4}\n");
     JsonLinesPartitionedSource s = new JsonLinesPartitionedSource(f, "id", 3,
         JsonLinesPartitionedSource.OnBadRecord.FAIL, w -> {});
-    s.open(Map.of(), rebalance);
+    s.open(rebalance);
     assertThat(assigned).containsExactly(0, 1, 2);
     List<SourceRecord> all = drain(s);
     assertThat(all).hasSize(4);
@@ -81,7 +83,8 @@ class JsonLinesPartitionedSourceTest {
     int p = Math.floorMod("a".hashCode(), 2);
     JsonLinesPartitionedSource s = new JsonLinesPartitionedSource(f, "id", 2,
         JsonLinesPartitionedSource.OnBadRecord.FAIL, w -> {});
-    s.open(Map.of(p, 2L), rebalance);
+    committed = Map.of(p, 2L);
+    s.open(rebalance);
     List<SourceRecord> all = drain(s);
     assertThat(all).singleElement().satisfies(r -> {
       assertThat(r.offset()).isEqualTo(2);
@@ -95,7 +98,7 @@ class JsonLinesPartitionedSourceTest {
     Path f = file("{\"id\": 0, \"x\": 1}\n{\"id\": 1, \"x\": 2}\n{\"id\": 0, \"x\": 3}\n");
     JsonLinesPartitionedSource s = new JsonLinesPartitionedSource(f, "id", 2,
         JsonLinesPartitionedSource.OnBadRecord.FAIL, w -> {});
-    s.open(Map.of(), rebalance);
+    s.open(rebalance);
     s.pause(Set.of(0));
     List<SourceRecord> first = s.poll(10);
     assertThat(first).extracting(SourceRecord::key).containsExactly(1L);
@@ -114,7 +117,7 @@ class JsonLinesPartitionedSourceTest {
     Path f = file("{\"id\": \"a\", \"x\": 1}\n{\"id\": {\"n\": 1}, \"x\": 2}\n");
     JsonLinesPartitionedSource s = new JsonLinesPartitionedSource(f, "id", 1,
         JsonLinesPartitionedSource.OnBadRecord.FAIL, w -> {});
-    s.open(Map.of(), rebalance);
+    s.open(rebalance);
     assertThat(s.poll(10)).hasSize(1);
     assertThatThrownBy(() -> s.poll(10)).isInstanceOf(TraceException.class)
         .hasMessageContaining("in.jsonl:2").hasMessageContaining("must be a string or an integer");
@@ -127,7 +130,7 @@ class JsonLinesPartitionedSourceTest {
     List<String> warnings = new ArrayList<>();
     JsonLinesPartitionedSource s = new JsonLinesPartitionedSource(f, "id", 1,
         JsonLinesPartitionedSource.OnBadRecord.SKIP, warnings::add);
-    s.open(Map.of(), rebalance);
+    s.open(rebalance);
     assertThat(drain(s)).hasSize(1);
     assertThat(s.skipped()).isEqualTo(2);
     assertThat(warnings).hasSize(2);
