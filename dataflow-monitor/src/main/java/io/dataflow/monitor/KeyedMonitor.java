@@ -27,7 +27,7 @@ import java.util.function.BiConsumer;
  * <h2>Per-key state</h2>
  * A key's state is compact: one working monitor evaluates every key's ticks, and each key keeps
  * only a vector of its values, histories, operator memories, tick count and revision
- * ({@link KeyedLayout}; some 150 bytes for a counter), which is loaded into the working monitor
+ * ({@link KeyedLayout}; 128 bytes for a counter), which is loaded into the working monitor
  * before the key's tick and stored back after it. The working monitor interprets (no generated
  * code): generated code leaves the nodes' own results as they were, so snapshots would depend on
  * which code ran, and the interpreter's results are what a lone monitor's first ticks hold.
