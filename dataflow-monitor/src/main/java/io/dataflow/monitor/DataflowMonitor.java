@@ -463,6 +463,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
     return revision;
   }
 
+  /** Keyed monitors: the revision of the key whose state this monitor now holds. */
+  void restoreRevision(MonitorRevision r) {
+    revision = r;
+  }
+
   void bodyInstalled() {
     revision = new MonitorRevision(revision.root(), revision.properties() + 1);
   }

@@ -1,9 +1,11 @@
 package io.dataflow.monitor;
 
 import io.dataflow.core.MonitorException;
+import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.snapshot.MonitorSnapshot;
+import io.dataflow.monitor.eval.KeyedLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -22,32 +24,105 @@ import java.util.function.BiConsumer;
  * <p>Keys are compared with {@code equals}: use immutable values (a {@code String}, a
  * {@code Long}).
  *
+ * <h2>Per-key state</h2>
+ * A key's state is compact: one working monitor evaluates every key's ticks, and each key keeps
+ * only a vector of its values, histories, operator memories, tick count and revision
+ * ({@link KeyedLayout}; 128 bytes for a counter), which is loaded into the working monitor
+ * before the key's tick and stored back after it. The working monitor interprets (no generated
+ * code): generated code leaves the nodes' own results as they were, so snapshots would depend on
+ * which code ran, and the interpreter's results are what a lone monitor's first ticks hold.
+ * These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
+ * <ul>
+ *   <li>every key of a program with dynamic properties ({@code dynamic}, {@code defer}) or
+ *       lambdas, or with state the layout does not know;
+ *   <li>a failed key (its monitor is poisoned: every later tick throws the same exception);
+ *   <li>a key whose state came from a monitor of another program object (a
+ *       {@link #reconfigure} to a renamed program of the same definition key keeps each key on
+ *       the program it ran, as a lone monitor does) or of another shape.
+ * </ul>
+ * A key restored from a snapshot whose derived state differs from the interpreter's (a snapshot
+ * of generated code, say) keeps a longer vector that holds that state as well.
+ *
  * <p>Thread-safety: owner thread only, like a monitor.
  */
 public final class KeyedMonitor {
   private DataflowProgram program;
   private final DataflowMonitor.Options options;
-  /** Each key's monitor and the clock reading of its last tick. */
-  private final Map<Object, Entry> keys = new HashMap<>();
+  /**
+   * Each key's state: a {@code long[]} vector (compact, no reference values), a {@link Boxed}
+   * vector with its references, or a {@link Full} monitor. A vector's last-tick clock reading
+   * is its {@link KeyedLayout#LAST_SEEN} element.
+   */
+  private final Map<Object, Object> keys = new HashMap<>();
+  /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
+  private DataflowMonitor working;
+  private KeyedLayout layout;
+  /** A new key's vector and references (a fresh monitor's state). */
+  private long[] fresh;
+  private Object[] freshRefs;
+  /** The vector whose state the working monitor holds (skips the load), or null. */
+  private long[] resident;
+  /** The revision index the working monitor holds, or -1. */
+  private int loadedRevision = -1;
+  /** The revisions keys have, interned: a vector keeps an index into this list. */
+  private final List<MonitorRevision> revisions = new ArrayList<>();
+  private final Map<MonitorRevision, Integer> revisionIndex = new HashMap<>();
 
-  private static final class Entry {
-    DataflowMonitor monitor;
+  /** A compact key that holds reference values. */
+  private static final class Boxed {
+    long[] vector;
+    Object[] refs;
+
+    Boxed(long[] vector, Object[] refs) {
+      this.vector = vector;
+      this.refs = refs;
+    }
+  }
+
+  /** A key with a whole monitor of its own. */
+  private static final class Full {
+    final DataflowMonitor monitor;
     long lastSeenNanos;
 
-    Entry(DataflowMonitor monitor) {
+    Full(DataflowMonitor monitor, long lastSeenNanos) {
       this.monitor = monitor;
+      this.lastSeenNanos = lastSeenNanos;
     }
   }
 
   private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options) {
     this.program = Objects.requireNonNull(program, "program");
-    // Generated code is per program, not per key: a key's monitor interprets.
+    // Keys and the working monitor interpret: see "Per-key state".
     this.options = options.withFusion(DataflowMonitor.Fusion.OFF);
+    newWorking();
   }
 
   /** Keyed monitors of {@code program}, no key yet. */
   public static KeyedMonitor create(DataflowProgram program) {
     return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT);
+  }
+
+  /** A fresh working monitor for {@link #program}, its layout and a new key's state. */
+  private void newWorking() {
+    working = DataflowMonitor.create(program, options);
+    layout = KeyedLayout.of(working.evaluator);
+    resident = null;
+    loadedRevision = -1;
+    if (layout != null) {
+      fresh = layout.store(null, intern(working.revision()), layout);
+      Object[] r = layout.storedRefs();
+      freshRefs = r == null ? null : r.clone();
+    }
+  }
+
+  private int intern(MonitorRevision r) {
+    Integer i = revisionIndex.get(r);
+    if (i == null) {
+      i = revisions.size();
+      revisions.add(r);
+      revisionIndex.put(r, i);
+    }
+    return i;
   }
 
   /** The program every key runs. */
@@ -79,19 +154,101 @@ public final class KeyedMonitor {
    *     tick of it throws the same), the other keys are unaffected
    */
   public void evaluate(Object key, long atNanos, Row input, Row output) {
-    Entry e = keys.get(key);
-    if (e == null) {
-      e = new Entry(DataflowMonitor.create(program, options));
-      keys.put(Objects.requireNonNull(key, "key"), e);
+    Object state = keys.get(key);
+    if (state == null) {
+      state = newKey(Objects.requireNonNull(key, "key"));
     }
-    e.lastSeenNanos = atNanos;
-    e.monitor.evaluate(input, output);
+    if (state instanceof long[] v) {
+      v[KeyedLayout.LAST_SEEN] = atNanos;
+      tick(key, v, null, input, output);
+    } else if (state instanceof Boxed b) {
+      b.vector[KeyedLayout.LAST_SEEN] = atNanos;
+      tick(key, b.vector, b.refs, input, output);
+    } else {
+      Full f = (Full) state;
+      f.lastSeenNanos = atNanos;
+      f.monitor.evaluate(input, output);
+    }
+  }
+
+  private Object newKey(Object key) {
+    Object state;
+    if (layout == null) {
+      state = new Full(DataflowMonitor.create(program, options), 0);
+    } else {
+      state = freshRefs == null ? fresh.clone() : new Boxed(fresh.clone(), freshRefs.clone());
+    }
+    keys.put(key, state);
+    return state;
+  }
+
+  /** One tick of a compact key on the working monitor. */
+  private void tick(Object key, long[] v, Object[] refs, Row input, Row output) {
+    if (resident != v) {
+      load(v, refs);
+    }
+    try {
+      working.evaluate(input, output);
+    } catch (RuntimeException | Error e) {
+      if (working.failure() != null) {
+        // The poisoned working monitor is the key's from now on, as a lone one would be.
+        keys.put(key, new Full(working, v[KeyedLayout.LAST_SEEN]));
+        newWorking();
+      } else {
+        storeBack(key, v, refs); // not a failure of the key (a row of the wrong width)
+      }
+      throw e;
+    }
+    storeBack(key, v, refs);
+  }
+
+  private void load(long[] v, Object[] refs) {
+    int r = layout.load(v, refs);
+    if (r != loadedRevision) {
+      working.restoreRevision(revisions.get(r));
+      loadedRevision = r;
+    }
+    resident = v;
+  }
+
+  private void storeBack(Object key, long[] v, Object[] refs) {
+    long[] next = layout.store(v, loadedRevision, null);
+    Object[] r = layout.storedRefs();
+    resident = next;
+    if (next == v && r == null && refs == null) {
+      return; // the common case: scalar state, stored in place
+    }
+    if (r == null) {
+      keys.put(key, next);
+    } else if (refs != null && refs.length == r.length && next == v) {
+      System.arraycopy(r, 0, refs, 0, r.length);
+    } else {
+      keys.put(key, new Boxed(next, r.clone()));
+    }
   }
 
   /** The next tick of {@code key} (the number of ticks it evaluated); 0 for an unknown key. */
   public long nextTick(Object key) {
-    Entry e = keys.get(key);
-    return e == null ? 0 : e.monitor.nextTick();
+    Object s = keys.get(key);
+    if (s == null) {
+      return 0;
+    }
+    return s instanceof Full f ? f.monitor.nextTick() : vector(s)[KeyedLayout.TICK];
+  }
+
+  private static long[] vector(Object state) {
+    return state instanceof long[] v ? v : ((Boxed) state).vector;
+  }
+
+  private static Object[] refs(Object state) {
+    return state instanceof Boxed b ? b.refs : null;
+  }
+
+  private static long lastSeen(Object state) {
+    if (state == null) {
+      return 0;
+    }
+    return state instanceof Full f ? f.lastSeenNanos : vector(state)[KeyedLayout.LAST_SEEN];
   }
 
   /** True when {@code key} has state. */
@@ -111,8 +268,8 @@ public final class KeyedMonitor {
    */
   public int expireIdle(long idleSinceNanos) {
     int n = 0;
-    for (Iterator<Entry> it = keys.values().iterator(); it.hasNext(); ) {
-      if (it.next().lastSeenNanos - idleSinceNanos < 0) {
+    for (Iterator<Object> it = keys.values().iterator(); it.hasNext(); ) {
+      if (lastSeen(it.next()) - idleSinceNanos < 0) {
         it.remove();
         n++;
       }
@@ -131,16 +288,27 @@ public final class KeyedMonitor {
    * @throws IllegalArgumentException for a key without state
    */
   public MonitorSnapshot snapshot(Object key) {
-    Entry e = keys.get(key);
-    if (e == null) {
+    Object s = keys.get(key);
+    if (s == null) {
       throw new IllegalArgumentException("no state for key " + key);
     }
-    return e.monitor.snapshot();
+    return snapshotOf(s);
+  }
+
+  private MonitorSnapshot snapshotOf(Object state) {
+    if (state instanceof Full f) {
+      return f.monitor.snapshot();
+    }
+    long[] v = vector(state);
+    if (resident != v) {
+      load(v, refs(state));
+    }
+    return working.snapshot();
   }
 
   /** Calls {@code action} with every key and its snapshot. */
   public void snapshots(BiConsumer<Object, MonitorSnapshot> action) {
-    keys.forEach((k, e) -> action.accept(k, e.monitor.snapshot()));
+    keys.forEach((k, s) -> action.accept(k, snapshotOf(s)));
   }
 
   /**
@@ -153,9 +321,39 @@ public final class KeyedMonitor {
    */
   public ContextTransferReport restore(Object key, MonitorSnapshot snapshot) {
     DataflowMonitor.Transition t = DataflowMonitor.restore(program, snapshot, options);
-    Entry e = keys.computeIfAbsent(Objects.requireNonNull(key, "key"), k -> new Entry(null));
-    e.monitor = t.monitor();
+    Object old = keys.get(Objects.requireNonNull(key, "key"));
+    keys.put(key, adopt(t.monitor(), lastSeen(old), program, layout));
+    if (old != null && !(old instanceof Full) && vector(old) == resident) {
+      resident = null;
+    }
     return t.report();
+  }
+
+  /**
+   * A key's state from a monitor: its vector when the monitor runs {@code target} in the shape
+   * of {@code canonical} (a fresh working monitor's layout) and is healthy, else the monitor.
+   */
+  private Object adopt(DataflowMonitor m, long lastSeenNanos, DataflowProgram target,
+      KeyedLayout canonical) {
+    if (canonical == null || m.failure() != null || m.program() != target) {
+      return new Full(m, lastSeenNanos);
+    }
+    KeyedLayout own = KeyedLayout.of(m.evaluator);
+    if (own == null || !own.sameShape(canonical)) {
+      return new Full(m, lastSeenNanos);
+    }
+    long[] v = own.store(null, intern(m.revision()), canonical);
+    v[KeyedLayout.LAST_SEEN] = lastSeenNanos;
+    Object[] r = own.storedRefs();
+    return r == null ? v : new Boxed(v, r.clone());
+  }
+
+  /** A monitor of {@code p} holding a compact key's state (for reconfiguration). */
+  private DataflowMonitor monitorOf(Object state, DataflowProgram p) {
+    DataflowMonitor m = DataflowMonitor.create(p, options);
+    KeyedLayout own = KeyedLayout.of(m.evaluator);
+    m.restoreRevision(revisions.get(own.load(vector(state), refs(state))));
+    return m;
   }
 
   /**
@@ -164,14 +362,43 @@ public final class KeyedMonitor {
    * says so), without one a cold start that continues each key's tick count. A key whose
    * monitor failed starts cold.
    *
+   * <p>A cold start, and {@code RetainExact} of a program with the same name and stream order,
+   * only rewrite each compact key's revision; a transfer goes through a monitor per key, one key
+   * at a time.
+   *
    * @return what moved (the same for every key); the report of a cold start when there is no
    *     key
    */
   public ContextTransferReport reconfigure(DataflowProgram target, TransferMapping mapping) {
     Objects.requireNonNull(target, "target");
+    DataflowProgram source = program;
+    KeyedLayout sourceLayout = layout;
+    program = target;
+    newWorking(); // the target's working monitor, layout and fresh state
+    boolean retainInPlace = mapping != null && mapping.retainExact() && sourceLayout != null
+        && layout != null && sourceLayout.sameShape(layout)
+        && source.name().equals(target.name()) && names(source).equals(names(target));
     ContextTransferReport report = null;
-    for (Entry e : keys.values()) {
-      DataflowMonitor m = e.monitor;
+    for (Map.Entry<Object, Object> e : keys.entrySet()) {
+      Object s = e.getValue();
+      if (!(s instanceof Full) && layout != null && (mapping == null || retainInPlace)) {
+        long[] v = vector(s);
+        int next = intern(revisions.get(sourceLayout.revisionOf(v)).nextRoot());
+        if (mapping == null) {
+          long[] cold = fresh.clone();
+          cold[KeyedLayout.LAST_SEEN] = v[KeyedLayout.LAST_SEEN];
+          cold[KeyedLayout.TICK] = v[KeyedLayout.TICK];
+          layout.revisionOf(cold, next);
+          e.setValue(freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
+        } else {
+          layout.revisionOf(v, next);
+          if (report == null) {
+            report = ContextTransferReport.retainedAll(source);
+          }
+        }
+        continue;
+      }
+      DataflowMonitor m = s instanceof Full f ? f.monitor : monitorOf(s, source);
       DataflowMonitor.Transition t;
       if (mapping == null || m.failure() != null) {
         t = DataflowMonitor.coldStart(m, target, options);
@@ -180,17 +407,20 @@ public final class KeyedMonitor {
       } else {
         t = DataflowMonitor.transfer(m, target, mapping, options);
       }
-      e.monitor = t.monitor();
+      e.setValue(adopt(t.monitor(), lastSeen(s), target, layout));
       if (report == null && m.failure() == null) {
         report = t.report(); // every healthy key moves the same way
       }
     }
-    program = target;
     if (report == null) {
       report = mapping != null && mapping.retainExact() ? ContextTransferReport.retainedAll(target)
           : new ContextTransferReport(List.of(), computed(target), List.of());
     }
     return report;
+  }
+
+  private static List<String> names(DataflowProgram p) {
+    return p.streams().stream().map(DataflowProgram.StreamDefinition::name).toList();
   }
 
   private static List<String> computed(DataflowProgram p) {
@@ -205,7 +435,6 @@ public final class KeyedMonitor {
 
   /** The failure of {@code key}'s monitor, or null. */
   public MonitorException failure(Object key) {
-    Entry e = keys.get(key);
-    return e == null ? null : e.monitor.failure();
+    return keys.get(key) instanceof Full f ? f.monitor.failure() : null;
   }
 }

@@ -408,6 +408,14 @@ public final class Evaluator {
     tick++;
   }
 
+  /**
+   * Keyed monitors: continues at another tick count, that of the key whose state was just
+   * loaded into this evaluator ({@link KeyedLayout}); between ticks only.
+   */
+  public void continueAt(long nextTick) {
+    tick = nextTick;
+  }
+
   /** Counts {@code ticks} ticks evaluated (by a batch loop). */
   public void advance(long ticks) {
     tick += ticks;

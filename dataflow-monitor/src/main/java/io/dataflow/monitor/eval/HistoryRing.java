@@ -16,7 +16,7 @@ public final class HistoryRing {
   public byte[] tags;
   /** The samples' payloads. */
   public long[] bits;
-  private Object[] refs;
+  Object[] refs;
   /** Where the newest sample is, or -1. */
   public int head = -1;
   /** How many samples are held. */

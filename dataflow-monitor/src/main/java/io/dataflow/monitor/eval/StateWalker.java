@@ -245,7 +245,7 @@ public final class StateWalker {
   }
 
   /** Objects of this package that hold no state of the stream (shared, or configuration). */
-  private static boolean skipped(Object o) {
+  static boolean skipped(Object o) {
     return o instanceof Evaluator || o instanceof DynamicBodies || o instanceof NodeBuilder
         || o instanceof NodeBuilder.Locals || o instanceof TypeCheck.Compiled
         || o instanceof DynamicBodies.Template || o instanceof Functions.Closure;
@@ -686,7 +686,7 @@ public final class StateWalker {
     return c.getSimpleName();
   }
 
-  private static Object get(Field f, Object o) {
+  static Object get(Field f, Object o) {
     try {
       return f.get(o);
     } catch (IllegalAccessException e) {
@@ -695,12 +695,12 @@ public final class StateWalker {
   }
 
   /** Slot, Slot[] (not Node[]) and non-final primitive fields, superclass first, by name. */
-  private static List<Field> stateFields(Class<?> c) {
+  static List<Field> stateFields(Class<?> c) {
     return STATE.computeIfAbsent(c, k -> fieldsOf(k, true));
   }
 
   /** The fields that may lead to more state: everything else that is not a primitive. */
-  private static List<Field> children(Class<?> c) {
+  static List<Field> children(Class<?> c) {
     return CHILDREN.computeIfAbsent(c, k -> fieldsOf(k, false));
   }
 

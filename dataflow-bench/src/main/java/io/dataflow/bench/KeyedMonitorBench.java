@@ -1,0 +1,63 @@
+package io.dataflow.bench;
+
+import io.dataflow.core.Row;
+import io.dataflow.monitor.DataflowProgram;
+import io.dataflow.monitor.KeyedMonitor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * {@code groupsum}: a running sum of {@code val} per key ({@link KeyedMonitor}, issue 16), one
+ * event per invocation, keys in a fixed pseudo-random order (so consecutive events rarely share
+ * a key and each pays the load and store of its key's state). The keys are {@code Long}s made
+ * once. Memory per key: {@link KeyedMemory}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Thread)
+public class KeyedMonitorBench {
+  /** The specification: per key, the running sum of its values. */
+  static final String GROUPSUM = "in val: Int\nout sum: Int\nsum = default(sum[1], 0) + val\n";
+
+  /** How many keys the events spread over. */
+  @Param({"1000"})
+  public int keys;
+
+  private KeyedMonitor monitor;
+  private Long[] order;
+  private Row in;
+  private Row out;
+  private int next;
+  private long clock;
+
+  @Setup
+  public void setup() {
+    monitor = KeyedMonitor.create(DataflowProgram.compile("groupsum.dsrv", GROUPSUM));
+    Long[] boxed = new Long[keys];
+    for (int i = 0; i < keys; i++) {
+      boxed[i] = (long) i;
+    }
+    order = new Long[1 << 16];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(16);
+    for (int i = 0; i < order.length; i++) {
+      order[i] = boxed[r.nextInt(keys)];
+    }
+    in = monitor.inputs().newRow();
+    out = monitor.outputs().newRow();
+  }
+
+  @Benchmark
+  public long groupsum() {
+    int i = next++ & (order.length - 1);
+    in.setInt(0, i & 7);
+    monitor.evaluate(order[i], clock++, in, out);
+    return out.bits(0);
+  }
+}

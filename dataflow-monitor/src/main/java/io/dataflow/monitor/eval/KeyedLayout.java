@@ -1,0 +1,443 @@
+package io.dataflow.monitor.eval;
+
+/**
+ * One key's state of a keyed monitor as a flat {@code long[]} (a vector), and the loops that
+ * load a vector into an evaluator and store the evaluator's state back, so one evaluator runs
+ * the ticks of every key. The state-bearing objects are found once ({@link StateInventory});
+ * load and store are loops over them, without reflection.
+ *
+ * <h2>Vector format</h2>
+ * {@code [LAST_SEEN] [TICK]}, then the wide part (one {@code long} per value payload, ring
+ * sample and typed memory), then the narrow part (kinds, flags, ring positions and the
+ * caller's revision index, eight bytes to a {@code long}). References (strings, collections)
+ * go to a separate {@code Object[]}, which a key has only while one of its values is a
+ * reference. Derived state (see {@link StateInventory}) is not stored while it equals what it
+ * derives from, which {@link #store} checks: when it does not (a key restored from a snapshot
+ * of generated code, say), the vector is in the full format, which appends the derived state
+ * verbatim; a full vector is longer, so its length tells the format.
+ *
+ * <p>Thread-safety: owner thread only (the evaluator's).
+ */
+public final class KeyedLayout {
+  /** Where a vector holds the clock reading of its key's last tick (the keyed monitor's). */
+  public static final int LAST_SEEN = 0;
+  /** Where a vector holds its key's next tick. */
+  public static final int TICK = 1;
+  private static final int HEADER = 2;
+
+  private final Evaluator evaluator;
+  private final Slot[] slots;
+  private final HistoryRing[] rings;
+  private final TypedNodes.TypedBinary[] typed;
+  private final TemporalNodes.Init[] inits;
+  private final TemporalNodes.When[] whens;
+  private final TemporalNodes.Update[] updates;
+  private final Slot[] aliases;
+  private final Slot[] aliasSources;
+  private final Slot[] constants;
+  private final Node[] nodes;
+  /** The fresh values of the constants and of the nodes' scalar flags. */
+  private final Slot[] freshConstants;
+  private final boolean[] freshScalars;
+  private final String shape;
+  private final int narrowAt;
+  private final int compactLength;
+  private final int fullLength;
+  private final Object[] scratchRefs;
+  private final BytePacker packer = new BytePacker();
+  /** Whether the evaluator holds derived state of a full vector (owner thread only). */
+  private boolean dirty;
+  private Object[] storedRefs;
+
+  private KeyedLayout(Evaluator evaluator, StateInventory inv) {
+    this.evaluator = evaluator;
+    this.slots = inv.slots.toArray(new Slot[0]);
+    this.rings = inv.rings.toArray(new HistoryRing[0]);
+    this.typed = inv.typed.toArray(new TypedNodes.TypedBinary[0]);
+    this.inits = inv.inits.toArray(new TemporalNodes.Init[0]);
+    this.whens = inv.whens.toArray(new TemporalNodes.When[0]);
+    this.updates = inv.updates.toArray(new TemporalNodes.Update[0]);
+    this.aliases = inv.aliases.toArray(new Slot[0]);
+    this.aliasSources = inv.aliasSources.toArray(new Slot[0]);
+    this.constants = inv.constants.toArray(new Slot[0]);
+    this.nodes = inv.nodes.toArray(new Node[0]);
+    this.shape = inv.shape.toString();
+    this.freshConstants = new Slot[constants.length];
+    for (int i = 0; i < constants.length; i++) {
+      freshConstants[i] = new Slot();
+      freshConstants[i].set(constants[i]);
+    }
+    this.freshScalars = new boolean[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      freshScalars[i] = nodes[i].scalar;
+    }
+    int samples = 0;
+    int ringBytes = 0;
+    for (HistoryRing r : rings) {
+      samples += r.depth();
+      ringBytes += r.depth() + (smallRing(r) ? 2 : 8);
+    }
+    int wide = slots.length + samples + 2 * typed.length;
+    int narrow = slots.length + ringBytes + 2 * typed.length + inits.length + whens.length
+        + updates.length + 4;
+    this.narrowAt = HEADER + wide;
+    this.compactLength = narrowAt + BytePacker.words(narrow);
+    int derived = aliases.length + constants.length;
+    int extraWide = derived + 2 * typed.length;
+    int extraNarrow = derived + 2 * typed.length + nodes.length;
+    this.fullLength = compactLength + extraWide + BytePacker.words(extraNarrow);
+    this.scratchRefs = new Object[slots.length + samples + derived];
+  }
+
+  /**
+   * The layout of {@code evaluator}'s state, or null when its program's state cannot be laid
+   * out (dynamic properties, lambdas, state of a kind the layout does not know). Build it on a
+   * fresh evaluator: its constants are what the layout expects of every key.
+   */
+  public static KeyedLayout of(Evaluator evaluator) {
+    StateInventory inv = StateInventory.of(evaluator);
+    return inv == null ? null : new KeyedLayout(evaluator, inv);
+  }
+
+  private static boolean smallRing(HistoryRing r) {
+    return r.depth() < 255;
+  }
+
+  /** True when vectors of {@code other} fit this layout (same objects in the same order). */
+  public boolean sameShape(KeyedLayout other) {
+    return shape.equals(other.shape) && fullLength == other.fullLength;
+  }
+
+  /** The length of a vector in the compact format (for measurements and tests). */
+  public int compactLength() {
+    return compactLength;
+  }
+
+  /**
+   * Stores the evaluator's state: into {@code vector} when it has the length the state needs,
+   * else into a new vector (keeping {@code vector}'s {@link #LAST_SEEN}). {@link #storedRefs()}
+   * then tells the references to keep with it.
+   *
+   * @param vector the key's previous vector, or null
+   * @param revision the caller's index of the key's revision, kept in the vector
+   * @param canonical the layout of a fresh evaluator of this shape, against whose constants the
+   *     state is checked; null to trust that the constants did not change since the last load
+   *     (ticks do not change them)
+   * @return the vector written
+   */
+  public long[] store(long[] vector, int revision, KeyedLayout canonical) {
+    boolean full = canonical == null ? dirty : !constantsMatch(canonical);
+    full = full || !derivedHolds();
+    int length = full ? fullLength : compactLength;
+    long[] v = vector;
+    if (v == null || v.length != length) {
+      v = new long[length];
+      if (vector != null) {
+        v[LAST_SEEN] = vector[LAST_SEEN];
+      }
+    }
+    v[TICK] = evaluator.tick();
+    int w = HEADER;
+    Object[] refs = scratchRefs;
+    boolean anyRef = false;
+    int ri = 0;
+    for (Slot s : slots) {
+      v[w++] = s.bits;
+      Object r = s.ref;
+      refs[ri++] = r;
+      anyRef |= r != null;
+    }
+    for (HistoryRing g : rings) {
+      int depth = g.bits.length;
+      System.arraycopy(g.bits, 0, v, w, depth);
+      w += depth;
+      Object[] gr = g.refs;
+      for (int i = 0; i < depth; i++) {
+        Object r = gr[i];
+        refs[ri++] = r;
+        anyRef |= r != null;
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      v[w++] = t.heldLeft;
+      v[w++] = t.heldRight;
+    }
+    BytePacker p = packer;
+    p.startWrite(v, w);
+    for (Slot s : slots) {
+      p.put(s.tag);
+    }
+    for (HistoryRing g : rings) {
+      putRingPosition(p, g);
+      byte[] tags = g.tags;
+      for (byte b : tags) {
+        p.put(b);
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      p.put(t.heldLeftTag);
+      p.put(t.heldRightTag);
+    }
+    for (TemporalNodes.Init n : inits) {
+      p.put(n.started ? (byte) 1 : 0);
+    }
+    for (TemporalNodes.When n : whens) {
+      p.put(n.fired ? (byte) 1 : 0);
+    }
+    for (TemporalNodes.Update n : updates) {
+      p.put(n.switched ? (byte) 1 : 0);
+    }
+    p.putInt(revision);
+    w = p.endWrite();
+    if (full) {
+      anyRef |= storeDerived(v, w, ri);
+    }
+    storedRefs = anyRef ? refs : null;
+    return v;
+  }
+
+  private static void putRingPosition(BytePacker p, HistoryRing g) {
+    if (smallRing(g)) {
+      p.put((byte) (g.head + 1));
+      p.put((byte) g.size);
+    } else {
+      p.putInt(g.head);
+      p.putInt(g.size);
+    }
+  }
+
+  /** The full format's tail: the derived state verbatim. */
+  private boolean storeDerived(long[] v, int at, int refAt) {
+    int w = at;
+    int ri = refAt;
+    boolean anyRef = false;
+    Object[] refs = scratchRefs;
+    for (Slot[] group : new Slot[][] {aliases, constants}) {
+      for (Slot s : group) {
+        v[w++] = s.bits;
+        refs[ri++] = s.ref;
+        anyRef |= s.ref != null;
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      v[w++] = t.lv;
+      v[w++] = t.rv;
+    }
+    BytePacker p = packer;
+    p.startWrite(v, w);
+    for (Slot[] group : new Slot[][] {aliases, constants}) {
+      for (Slot s : group) {
+        p.put(s.tag);
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      p.put(t.lt);
+      p.put(t.rt);
+    }
+    for (Node n : nodes) {
+      p.put(n.scalar ? (byte) 1 : 0);
+    }
+    p.endWrite();
+    return anyRef;
+  }
+
+  /**
+   * The references of the last {@link #store}, or null when it held none: a scratch array,
+   * valid until the next store (copy it).
+   */
+  public Object[] storedRefs() {
+    return storedRefs;
+  }
+
+  /** Whether the derived state that ticks write equals what it derives from. */
+  private boolean derivedHolds() {
+    for (int i = 0; i < aliases.length; i++) {
+      Slot a = aliases[i];
+      Slot s = aliasSources[i];
+      if (a.tag != s.tag || a.bits != s.bits || a.ref != s.ref) {
+        return false;
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      if (t.lt != t.heldLeftTag || t.lv != t.heldLeft || t.rt != t.heldRightTag
+          || t.rv != t.heldRight) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean constantsMatch(KeyedLayout canonical) {
+    for (int i = 0; i < constants.length; i++) {
+      Slot c = constants[i];
+      Slot f = canonical.freshConstants[i];
+      if (c.tag != f.tag || c.bits != f.bits || !java.util.Objects.equals(c.ref, f.ref)) {
+        return false;
+      }
+    }
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i].scalar != canonical.freshScalars[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Loads a vector (and its references, or null) into the evaluator: the key's values,
+   * histories, memories and tick count.
+   *
+   * @return the revision index stored with it
+   */
+  public int load(long[] v, Object[] refs) {
+    evaluator.continueAt(v[TICK]);
+    int w = HEADER;
+    int ri = 0;
+    for (Slot s : slots) {
+      s.bits = v[w++];
+      Object r = refs == null ? null : refs[ri];
+      ri++;
+      if (s.ref != r) {
+        s.ref = r;
+      }
+    }
+    for (HistoryRing g : rings) {
+      int depth = g.bits.length;
+      System.arraycopy(v, w, g.bits, 0, depth);
+      w += depth;
+      Object[] gr = g.refs;
+      for (int i = 0; i < depth; i++) {
+        Object r = refs == null ? null : refs[ri];
+        ri++;
+        if (gr[i] != r) {
+          gr[i] = r;
+        }
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      t.heldLeft = v[w++];
+      t.heldRight = v[w++];
+    }
+    BytePacker p = packer;
+    p.startRead(v, w);
+    for (Slot s : slots) {
+      s.tag = p.get();
+    }
+    for (HistoryRing g : rings) {
+      if (smallRing(g)) {
+        g.head = (p.get() & 0xFF) - 1;
+        g.size = p.get() & 0xFF;
+      } else {
+        g.head = p.getInt();
+        g.size = p.getInt();
+      }
+      byte[] tags = g.tags;
+      for (int i = 0; i < tags.length; i++) {
+        tags[i] = p.get();
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      t.heldLeftTag = p.get();
+      t.heldRightTag = p.get();
+    }
+    for (TemporalNodes.Init n : inits) {
+      n.started = p.get() != 0;
+    }
+    for (TemporalNodes.When n : whens) {
+      n.fired = p.get() != 0;
+    }
+    for (TemporalNodes.Update n : updates) {
+      n.switched = p.get() != 0;
+    }
+    int revision = p.getInt();
+    w = p.endRead();
+    if (v.length == fullLength && fullLength != compactLength) {
+      loadDerived(v, w, ri, refs);
+      dirty = true;
+    } else {
+      deriveState();
+    }
+    return revision;
+  }
+
+  /** The revision index stored in a vector, without loading it. */
+  public int revisionOf(long[] v) {
+    int at = 8 * narrowAt + narrowRevisionOffset();
+    int b0 = (int) (v[at >>> 3] >>> ((at & 7) << 3)) & 0xFF;
+    int b1 = (int) (v[(at + 1) >>> 3] >>> (((at + 1) & 7) << 3)) & 0xFF;
+    int b2 = (int) (v[(at + 2) >>> 3] >>> (((at + 2) & 7) << 3)) & 0xFF;
+    int b3 = (int) (v[(at + 3) >>> 3] >>> (((at + 3) & 7) << 3)) & 0xFF;
+    return b0 | b1 << 8 | b2 << 16 | b3 << 24;
+  }
+
+  /** Replaces the revision index stored in a vector. */
+  public void revisionOf(long[] v, int revision) {
+    int at = 8 * narrowAt + narrowRevisionOffset();
+    for (int i = 0; i < 4; i++, at++) {
+      long shift = (at & 7) << 3;
+      long b = (revision >>> (8 * i)) & 0xFFL;
+      v[at >>> 3] = (v[at >>> 3] & ~(0xFFL << shift)) | b << shift;
+    }
+  }
+
+  private int narrowRevisionOffset() {
+    int n = slots.length + 2 * typed.length + inits.length + whens.length + updates.length;
+    for (HistoryRing r : rings) {
+      n += r.depth() + (smallRing(r) ? 2 : 8);
+    }
+    return n;
+  }
+
+  /** Sets the derived state from what it derives from, and the constants when disturbed. */
+  private void deriveState() {
+    for (int i = 0; i < aliases.length; i++) {
+      aliases[i].set(aliasSources[i]);
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      t.lt = t.heldLeftTag;
+      t.lv = t.heldLeft;
+      t.rt = t.heldRightTag;
+      t.rv = t.heldRight;
+    }
+    if (dirty) {
+      for (int i = 0; i < constants.length; i++) {
+        constants[i].set(freshConstants[i]);
+      }
+      for (int i = 0; i < nodes.length; i++) {
+        nodes[i].scalar = freshScalars[i];
+      }
+      dirty = false;
+    }
+  }
+
+  private void loadDerived(long[] v, int at, int refAt, Object[] refs) {
+    int w = at;
+    int ri = refAt;
+    for (Slot[] group : new Slot[][] {aliases, constants}) {
+      for (Slot s : group) {
+        s.bits = v[w++];
+        s.ref = refs == null ? null : refs[ri];
+        ri++;
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      t.lv = v[w++];
+      t.rv = v[w++];
+    }
+    BytePacker p = packer;
+    p.startRead(v, w);
+    for (Slot[] group : new Slot[][] {aliases, constants}) {
+      for (Slot s : group) {
+        s.tag = p.get();
+      }
+    }
+    for (TypedNodes.TypedBinary t : typed) {
+      t.lt = p.get();
+      t.rt = p.get();
+    }
+    for (Node n : nodes) {
+      n.scalar = p.get() != 0;
+    }
+    p.endRead();
+  }
+}

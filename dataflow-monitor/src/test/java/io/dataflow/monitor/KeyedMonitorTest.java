@@ -1,0 +1,324 @@
+package io.dataflow.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dataflow.core.MonitorException;
+import io.dataflow.core.Row;
+import io.dataflow.core.Value;
+import io.dataflow.core.snapshot.MonitorSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link KeyedMonitor}: every key behaves as a lone interpreting monitor fed that key's ticks:
+ * the same outputs, failures, tick counts and snapshots, through snapshot/restore, removal,
+ * idle expiry and reconfiguration (transfer, RetainExact, cold), on generated specifications.
+ */
+class KeyedMonitorTest {
+  private static final DataflowMonitor.Options LONE = DataflowMonitor.Options.DEFAULT
+      .withFusion(DataflowMonitor.Fusion.OFF);
+
+  static LongStream seeds() {
+    return LongStream.range(0, 1000);
+  }
+
+  // ---- generated specifications ----
+
+  /** A random specification over Int inputs x, y and Str input s. */
+  static String spec(SplittableRandom r) {
+    StringBuilder sb = new StringBuilder("in x: Int\nin y: Int\nin s: Str\n");
+    List<String> ints = new ArrayList<>(List.of("x", "y"));
+    List<String> bools = new ArrayList<>();
+    int streams = 1 + r.nextInt(4);
+    for (int k = 0; k < streams; k++) {
+      String name = "s" + k;
+      int c = r.nextInt(6);
+      String role = r.nextInt(4) == 0 ? "aux " : "out ";
+      if (c == 0) {
+        sb.append(role).append(name).append(": Bool = ").append(boolExpr(r, ints, bools))
+            .append('\n');
+        bools.add(name);
+      } else if (c == 1) {
+        sb.append(role).append(name).append(": Str = ").append(strExpr(r, name)).append('\n');
+      } else {
+        sb.append(role).append(name).append(": Int = ").append(intExpr(r, ints, name, 3))
+            .append('\n');
+        ints.add(name);
+      }
+    }
+    if (r.nextInt(4) == 0) { // a counter: its own history
+      sb.append("out c: Int = default(c[1], 0) + ").append(ints.get(r.nextInt(ints.size())))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String intExpr(SplittableRandom r, List<String> ints, String self, int depth) {
+    String v = ints.get(r.nextInt(ints.size()));
+    if (depth == 0 || r.nextInt(4) == 0) {
+      return switch (r.nextInt(7)) {
+        case 0 -> Integer.toString(r.nextInt(4));
+        case 1 -> "default(" + v + "[" + (1 + r.nextInt(3)) + "], " + r.nextInt(4) + ")";
+        case 2 -> "default(" + self + "[1], 1)";
+        case 3 -> v + "[" + (1 + r.nextInt(2)) + "]";
+        default -> v;
+      };
+    }
+    String a = intExpr(r, ints, self, depth - 1);
+    String b = intExpr(r, ints, self, depth - 1);
+    return switch (r.nextInt(10)) {
+      case 0 -> "init(" + a + ", " + b + ")";
+      case 1 -> "update(" + a + ", " + b + ")";
+      case 2 -> "latch(" + a + ", " + b + ")";
+      case 3 -> "(if " + v + " > 0 then " + a + " else " + b + ")";
+      case 4 -> "default((" + a + ")[1], 0)";
+      case 5 -> "(" + a + " / " + v + ")"; // divides by zero now and then
+      default -> "(" + a + " " + new String[] {"+", "-", "*"}[r.nextInt(3)] + " " + b + ")";
+    };
+  }
+
+  private static String boolExpr(SplittableRandom r, List<String> ints, List<String> bools) {
+    String v = ints.get(r.nextInt(ints.size()));
+    return switch (r.nextInt(5)) {
+      case 0 -> "when(" + v + ")";
+      case 1 -> "is_defined(" + v + "[2])";
+      case 2 -> bools.isEmpty() ? "true" : "(" + bools.get(0) + " && " + v + " > 1)";
+      default -> "(" + v + " < " + ints.get(r.nextInt(ints.size())) + ")";
+    };
+  }
+
+  private static String strExpr(SplittableRandom r, String self) {
+    return switch (r.nextInt(3)) {
+      case 0 -> "s ++ \"!\"";
+      case 1 -> "default(" + self + "[1], \"\") ++ s";
+      default -> "init(s, \"none\")";
+    };
+  }
+
+  private static void randomRow(SplittableRandom r, Row in) {
+    for (int i = 0; i < 2; i++) {
+      if (r.nextInt(4) == 0) {
+        in.setNoVal(i);
+      } else {
+        in.setInt(i, r.nextInt(7) - 2);
+      }
+    }
+    if (r.nextInt(3) == 0) {
+      in.setNoVal(2);
+    } else {
+      in.setStr(2, "k" + r.nextInt(3));
+    }
+  }
+
+  // ---- the comparison ----
+
+  /** A keyed monitor and one lone monitor per key, run side by side. */
+  private static final class Pair {
+    final long seed;
+    final String text;
+    KeyedMonitor keyed;
+    final Map<Object, DataflowMonitor> lone = new HashMap<>();
+    final Map<Object, Long> lastSeen = new HashMap<>();
+    DataflowProgram program;
+
+    Pair(long seed, String text) {
+      this.seed = seed;
+      this.text = text;
+      this.program = DataflowProgram.compile("spec.dsrv", text);
+      this.keyed = KeyedMonitor.create(program);
+    }
+
+    String why() {
+      return "seed=" + seed + "\n" + program.source();
+    }
+
+    void tick(Object key, long at, Row in) {
+      DataflowMonitor m = lone.computeIfAbsent(key, k -> DataflowMonitor.create(program, LONE));
+      lastSeen.put(key, at);
+      Row expected = program.outputs().newRow();
+      Row actual = program.outputs().newRow();
+      MonitorException want = null;
+      MonitorException got = null;
+      try {
+        m.evaluate(in, expected);
+      } catch (MonitorException e) {
+        want = e;
+      }
+      try {
+        keyed.evaluate(key, at, in, actual);
+      } catch (MonitorException e) {
+        got = e;
+      }
+      if (want != null) {
+        assertThat(got).as(why()).isNotNull();
+        assertThat(got.getMessage()).as(why()).isEqualTo(want.getMessage());
+        assertThat(keyed.failure(key).getMessage()).as(why()).isEqualTo(want.getMessage());
+        return;
+      }
+      assertThat(got).as(why()).isNull();
+      for (int i = 0; i < expected.width(); i++) {
+        assertThat(actual.get(i)).as("%s\nkey %s output %s", why(), key, i)
+            .isEqualTo(expected.get(i));
+      }
+    }
+
+    void checkState() {
+      assertThat(new TreeSet<>(keyed.keys().stream().map(Object::toString).toList()))
+          .as(why()).isEqualTo(new TreeSet<>(lone.keySet().stream().map(Object::toString)
+              .toList()));
+      for (Map.Entry<Object, DataflowMonitor> e : lone.entrySet()) {
+        DataflowMonitor m = e.getValue();
+        assertThat(keyed.nextTick(e.getKey())).as(why()).isEqualTo(m.nextTick());
+        assertThat(keyed.snapshot(e.getKey())).as("%s\nkey %s", why(), e.getKey())
+            .isEqualTo(m.snapshot());
+      }
+    }
+
+    void reconfigure(String targetText, boolean cold) {
+      DataflowProgram target = DataflowProgram.compile("spec.dsrv", targetText);
+      TransferMapping mapping = cold ? null : TransferMapping.plan(program, target);
+      ContextTransferReport want = null;
+      for (Map.Entry<Object, DataflowMonitor> e : lone.entrySet()) {
+        DataflowMonitor m = e.getValue();
+        DataflowMonitor.Transition t;
+        if (mapping == null || m.failure() != null) {
+          t = DataflowMonitor.coldStart(m, target, LONE);
+        } else if (mapping.retainExact()) {
+          t = DataflowMonitor.retainExact(m, target, LONE);
+        } else {
+          t = DataflowMonitor.transfer(m, target, mapping, LONE);
+        }
+        e.setValue(t.monitor());
+        if (want == null && m.failure() == null) {
+          want = t.report();
+        }
+      }
+      ContextTransferReport got = keyed.reconfigure(target, mapping);
+      if (want != null) {
+        assertThat(got).as(why()).isEqualTo(want);
+      }
+      program = target;
+    }
+  }
+
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
+  void everyKeyIsALoneMonitor(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    String text = spec(r);
+    Pair p = new Pair(seed, text);
+    int keys = 2 + r.nextInt(5);
+    Row in = p.program.inputs().newRow();
+    long at = r.nextBoolean() ? 0 : Long.MAX_VALUE - 1000;
+    for (int step = 0; step < 120; step++) {
+      at++;
+      Object key = r.nextInt(3) == 0 ? "k" + r.nextInt(keys) : Long.valueOf(r.nextInt(keys));
+      randomRow(r, in);
+      p.tick(key, at, in);
+      switch (r.nextInt(40)) {
+        case 0 -> p.checkState();
+        case 1 -> snapshotRestore(p, r);
+        case 2 -> {
+          assertThat(p.keyed.remove(key)).isTrue();
+          p.lone.remove(key);
+          p.lastSeen.remove(key);
+        }
+        case 3 -> expire(p, at - r.nextInt(20));
+        case 4 -> p.reconfigure(text, false); // same definition: RetainExact
+        case 5 -> p.reconfigure(text + "out extra: Int = default(extra[1], 0) + 1\n", false);
+        case 6 -> p.reconfigure(spec(r), r.nextBoolean()); // another program: transfer or cold
+        default -> { }
+      }
+      if (!p.program.inputs().names().equals(List.of("x", "y", "s"))) {
+        throw new AssertionError("inputs changed");
+      }
+    }
+    p.checkState();
+  }
+
+  private static void snapshotRestore(Pair p, SplittableRandom r) {
+    List<Object> keys = new ArrayList<>(p.lone.keySet());
+    if (keys.isEmpty()) {
+      return;
+    }
+    Object from = keys.get(r.nextInt(keys.size()));
+    Object to = r.nextBoolean() ? from : "restored" + r.nextInt(2);
+    MonitorSnapshot snap = p.keyed.snapshot(from);
+    assertThat(snap).as(p.why()).isEqualTo(p.lone.get(from).snapshot());
+    DataflowMonitor.Transition t = DataflowMonitor.restore(p.program, snap, LONE);
+    assertThat(p.keyed.restore(to, snap)).as(p.why()).isEqualTo(t.report());
+    p.lone.put(to, t.monitor());
+    p.lastSeen.putIfAbsent(to, 0L);
+  }
+
+  private static void expire(Pair p, long idleSince) {
+    int expected = 0;
+    for (Object k : new ArrayList<>(p.lone.keySet())) {
+      if (p.lastSeen.getOrDefault(k, 0L) - idleSince < 0) {
+        p.lone.remove(k);
+        p.lastSeen.remove(k);
+        expected++;
+      }
+    }
+    assertThat(p.keyed.expireIdle(idleSince)).as(p.why()).isEqualTo(expected);
+  }
+
+  @Test
+  void aFailedKeyStaysFailedWhileTheOthersGoOn() {
+    DataflowProgram p = DataflowProgram.compile("div.dsrv",
+        "in x: Int\nin y: Int\nout q: Int = default(q[1], 0) + x / y\n");
+    KeyedMonitor keyed = KeyedMonitor.create(p);
+    Row in = p.inputs().newRow();
+    Row out = p.outputs().newRow();
+    in.setInt(0, 6);
+    in.setInt(1, 2);
+    keyed.evaluate("a", 1, in, out);
+    keyed.evaluate("b", 2, in, out);
+    in.setInt(1, 0);
+    MonitorException first = null;
+    try {
+      keyed.evaluate("a", 3, in, out);
+    } catch (MonitorException e) {
+      first = e;
+    }
+    assertThat(first).isNotNull();
+    in.setInt(1, 3);
+    keyed.evaluate("b", 4, in, out);
+    assertThat(out.get(0)).isEqualTo(Value.of(5));
+    try {
+      keyed.evaluate("a", 5, in, out);
+      throw new AssertionError("a failed key evaluated a tick");
+    } catch (MonitorException e) {
+      assertThat(e).isSameAs(first);
+    }
+    assertThat(keyed.failure("a")).isSameAs(first);
+    assertThat(keyed.failure("b")).isNull();
+    assertThat(keyed.nextTick("a")).isEqualTo(1);
+    assertThat(keyed.nextTick("b")).isEqualTo(2);
+  }
+
+  @Test
+  void dynamicPropertiesKeepAMonitorPerKey() {
+    Pair p = new Pair(-1, "in x\nin e\nout z\nz = dynamic(e)\n");
+    Row in = p.program.inputs().newRow();
+    SplittableRandom r = new SplittableRandom(3);
+    for (int t = 0; t < 60; t++) {
+      in.setInt(0, r.nextInt(5));
+      if (r.nextInt(5) == 0) {
+        in.setStr(1, r.nextBoolean() ? "x + 1" : "x * 2");
+      } else {
+        in.setNoVal(1);
+      }
+      p.tick(Long.valueOf(r.nextInt(3)), t, in);
+    }
+    p.checkState();
+  }
+}
