@@ -33,7 +33,8 @@ class ArchitectureTest {
 
   /** The packages a user sees. */
   static final String[] API = {"io.dataflow.core", "io.dataflow.core.spi", "io.dataflow.monitor",
-      "io.dataflow.io", "io.dataflow.reconfig", "io.dataflow.testkit"};
+      "io.dataflow.io", "io.dataflow.reconfig", "io.dataflow.pipeline", "io.dataflow.pipeline.spi",
+      "io.dataflow.pipeline.io", "io.dataflow.pipeline.micrometer", "io.dataflow.testkit"};
 
   @Test
   void coreApiAndSpiDoNotDependOnCoreInternals() {
@@ -46,7 +47,8 @@ class ArchitectureTest {
   void coreDependsOnNoOtherModule() {
     ArchRule rule = noClasses().that().resideInAPackage("io.dataflow.core..")
         .should().dependOnClassesThat().resideInAnyPackage("io.dataflow.monitor..",
-            "io.dataflow.io..", "io.dataflow.reconfig..", "io.dataflow.testkit..");
+            "io.dataflow.io..", "io.dataflow.reconfig..", "io.dataflow.pipeline..",
+            "io.dataflow.testkit..");
     rule.check(LIBRARY);
   }
 
@@ -54,22 +56,32 @@ class ArchitectureTest {
   void coreInternalsAreUsedOnlyByTheModulesThatAssembleOrStepARuntime() {
     ArchRule rule = classes().that().resideInAPackage("io.dataflow.core.internal..")
         .should().onlyBeAccessed().byAnyPackage("io.dataflow.core.internal..",
-            "io.dataflow.io.internal..", "io.dataflow.reconfig..", "io.dataflow.testkit..");
-    rule.check(LIBRARY);
-  }
-
-  @Test
-  void ioInternalsAreUsedOnlyByIoTheReconfigurationModuleAndTheTestkit() {
-    ArchRule rule = classes().that().resideInAPackage("io.dataflow.io.internal..")
-        .should().onlyBeAccessed().byAnyPackage("io.dataflow.io..", "io.dataflow.reconfig..",
+            "io.dataflow.io.internal..", "io.dataflow.reconfig..", "io.dataflow.pipeline..",
             "io.dataflow.testkit..");
     rule.check(LIBRARY);
   }
 
   @Test
-  void reconfigurationInternalsAreUsedOnlyByTheReconfigurationModule() {
+  void ioInternalsAreUsedOnlyByIoTheReconfigurationAndPipelineModulesAndTheTestkit() {
+    ArchRule rule = classes().that().resideInAPackage("io.dataflow.io.internal..")
+        .should().onlyBeAccessed().byAnyPackage("io.dataflow.io..", "io.dataflow.reconfig..",
+            "io.dataflow.pipeline..", "io.dataflow.testkit..");
+    rule.check(LIBRARY);
+  }
+
+  @Test
+  void reconfigurationInternalsAreUsedOnlyByTheReconfigurationModuleAndThePipelinesPlanning() {
     ArchRule rule = classes().that().resideInAPackage("io.dataflow.reconfig.internal..")
-        .should().onlyBeAccessed().byAnyPackage("io.dataflow.reconfig..");
+        .should().onlyBeAccessed().byAnyPackage("io.dataflow.reconfig..",
+            "io.dataflow.pipeline.internal..");
+    rule.check(LIBRARY);
+  }
+
+  @Test
+  void pipelineInternalsAreUsedOnlyByThePipelineAndTheTestkit() {
+    ArchRule rule = classes().that().resideInAPackage("io.dataflow.pipeline.internal..")
+        .should().onlyBeAccessed().byAnyPackage("io.dataflow.pipeline..",
+            "io.dataflow.testkit..");
     rule.check(LIBRARY);
   }
 

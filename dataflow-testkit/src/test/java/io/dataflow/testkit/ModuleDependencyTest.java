@@ -27,10 +27,12 @@ class ModuleDependencyTest {
     ALLOWED.put("dataflow-monitor", Set.of("dataflow-core"));
     ALLOWED.put("dataflow-io", Set.of("dataflow-core"));
     ALLOWED.put("dataflow-reconfig", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io"));
-    ALLOWED.put("dataflow-testkit",
+    ALLOWED.put("dataflow-pipeline",
         Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
-    ALLOWED.put("dataflow-cli",
-        Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
+    ALLOWED.put("dataflow-testkit", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
+        "dataflow-reconfig", "dataflow-pipeline"));
+    ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
+        "dataflow-reconfig", "dataflow-pipeline"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-testkit"));
   }

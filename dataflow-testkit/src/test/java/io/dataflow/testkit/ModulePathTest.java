@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ModulePathTest {
   private static final List<String> LIBRARY = List.of("dataflow-core", "dataflow-monitor",
-      "dataflow-io", "dataflow-reconfig", "jctools-core", "slf4j-api", "jackson-core",
+      "dataflow-io", "dataflow-reconfig", "dataflow-pipeline", "jctools-core", "slf4j-api", "jackson-core",
       "jackson-databind", "jackson-annotations");
 
   @TempDir
@@ -28,16 +28,7 @@ class ModulePathTest {
 
   @Test
   void aNamedModuleRequiringTheReconfigurationModuleBuildsAndRunsARuntime() throws Exception {
-    String modulePath = java.util.Arrays.stream(
-            System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> LIBRARY.stream().anyMatch(e::contains))
-        .collect(Collectors.joining(File.pathSeparator));
-    Path src = dir.resolve("src/demo");
-    Files.createDirectories(src.resolve("demo"));
-    Files.writeString(src.resolve("module-info.java"),
-        "module demo { requires io.dataflow.reconfig; }\n");
-    Files.writeString(src.resolve("demo/Main.java"), String.join("\n",
-        "package demo;",
+    String out = compileAndRun("io.dataflow.reconfig", String.join("\n",
         "import io.dataflow.core.*;",
         "import io.dataflow.io.Sinks;",
         "import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;",
@@ -52,17 +43,53 @@ class ModulePathTest {
         "    System.out.println(runtime.runInCallerThread().outcome());",
         "  }",
         "}", ""));
+    assertThat(out).as("output of the module")
+        .isEqualTo("z[0] = Int(2)\nz[1] = Int(5)\nCOMPLETED\n");
+  }
+
+  /**
+   * Catches: a pipeline module whose descriptor misses a package, a qualified export or a
+   * requirement (JCTools' Unsafe, the optional Micrometer) that only the module path notices.
+   */
+  @Test
+  void aNamedModuleRequiringThePipelineModuleBuildsAndRunsAPipeline() throws Exception {
+    String out = compileAndRun("io.dataflow.pipeline", String.join("\n",
+        "import io.dataflow.core.*;",
+        "import io.dataflow.pipeline.*;",
+        "import io.dataflow.pipeline.io.*;",
+        "public class Main {",
+        "  public static void main(String[] args) throws Exception {",
+        "    DataflowPipeline p = DataflowPipeline.builder()",
+        "        .specification(\"n.dsrv\", \"in x\\nout n\\nn = default(n[1], 0) + 1\")",
+        "        .source(InMemoryPartitionedSource.builder(1).add(\"a\", Tick.of(\"x\",",
+        "            Value.of(1))).add(\"a\", Tick.of(\"x\", Value.of(2))).build())",
+        "        .sink(KeyedSinks.text(System.out)).options(o -> o.withDrivers(1)).build();",
+        "    System.out.println(p.run().run().outcome());",
+        "  }",
+        "}", ""));
+    assertThat(out).as("output of the module")
+        .isEqualTo("a: n[0] = Int(1)\na: n[1] = Int(2)\nCOMPLETED\n");
+  }
+
+  /** Compiles {@code demo.Main} in a module requiring {@code module}, runs it, its stdout. */
+  private String compileAndRun(String module, String mainBody) throws Exception {
+    String modulePath = java.util.Arrays.stream(
+            System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(e -> LIBRARY.stream().anyMatch(e::contains))
+        .collect(Collectors.joining(File.pathSeparator));
+    Path src = dir.resolve("src/demo");
+    Files.createDirectories(src.resolve("demo"));
+    Files.writeString(src.resolve("module-info.java"),
+        "module demo { requires " + module + "; }\n");
+    Files.writeString(src.resolve("demo/Main.java"), "package demo;\n" + mainBody);
     Path classes = dir.resolve("classes");
     Path bin = Path.of(System.getProperty("java.home"), "bin");
     assertThat(run(List.of(bin.resolve("javac").toString(), "-d", classes.toString(),
         "--module-path", modulePath, src.resolve("module-info.java").toString(),
         src.resolve("demo/Main.java").toString()))).as("javac of a module requiring "
-        + "io.dataflow.reconfig").isEmpty();
-
-    String out = run(List.of(bin.resolve("java").toString(), "--module-path",
+        + module).isEmpty();
+    return run(List.of(bin.resolve("java").toString(), "--module-path",
         classes + File.pathSeparator + modulePath, "-m", "demo/demo.Main"));
-    assertThat(out).as("output of the module")
-        .isEqualTo("z[0] = Int(2)\nz[1] = Int(5)\nCOMPLETED\n");
   }
 
   /** Runs a command (bounded) and returns its stdout; fails on a non-zero exit. */

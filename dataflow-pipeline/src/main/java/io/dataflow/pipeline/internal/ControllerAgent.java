@@ -201,13 +201,31 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
 
   // ------------------------------------------------------------ duty cycle
 
+  private int internalErrors;
+
   @Override
   public int doWork() {
-    RuntimeState p = phase;
-    if (p == RuntimeState.TERMINATED) {
+    if (phase == RuntimeState.TERMINATED) {
       return 0;
     }
     long now = clock.nanoTime();
+    try {
+      int work = cycle(now);
+      internalErrors = 0;
+      return work;
+    } catch (RuntimeException | Error e) {
+      // A bug of the controller: fail the run and still end it, so no caller waits forever;
+      // a second failure in a row ends it at once.
+      failures.fail("runtime", e);
+      if (++internalErrors > 1 && phase != RuntimeState.TERMINATED) {
+        terminate(now);
+      }
+      return 1;
+    }
+  }
+
+  private int cycle(long now) {
+    RuntimeState p = phase;
     int work = 0;
     if (p == RuntimeState.NEW) {
       begin(now);
@@ -316,10 +334,13 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
 
   private boolean handOver(LaneLedger ledger, SourceRecord r) {
     DriverAgent d = drivers.get(ledger.driver);
+    // Admitted before it is handed over: the driver may evaluate it and the sink acknowledge
+    // it before this thread runs again.
+    ledger.admit(r.offset());
     if (!d.data.offer(r)) {
+      ledger.retract();
       return false;
     }
-    ledger.admit(r.offset());
     enqueued[ledger.driver]++;
     wakeDriver.accept(ledger.driver);
     return true;

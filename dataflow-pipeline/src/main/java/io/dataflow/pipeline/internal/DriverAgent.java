@@ -147,28 +147,30 @@ final class DriverAgent implements Agent {
       return 0;
     }
     long now = clock.nanoTime();
-    int work = 0;
-    for (ThreadControl c; (c = control.relaxedPoll()) != null; ) {
-      waiting.addLast(c);
-      work++;
-    }
+    int work = takeControls();
     work += applyDue();
     int evaluated = 0;
-    if (!failed && !done) {
-      long limit = waiting.isEmpty() ? RECORDS_PER_CYCLE
-          : Math.min(RECORDS_PER_CYCLE, waiting.peekFirst().position() - consumed);
-      SourceRecord r;
-      while (evaluated < limit && !failed && (r = data.relaxedPoll()) != null) {
-        consumed++;
-        evaluated++;
-        evaluate(r, now);
-        if (outputs.size() >= options.batchSize()) {
-          flush();
-        }
+    while (evaluated < RECORDS_PER_CYCLE && !failed && !done) {
+      SourceRecord r = data.relaxedPeek();
+      if (r == null) {
+        break;
       }
-      work += evaluated;
+      // The controller sends a control before it hands over the records that follow it, so
+      // every control due before this record is visible now: apply those first.
+      work += takeControls();
       work += applyDue();
+      if (failed || done) {
+        break;
+      }
+      data.relaxedPoll();
+      consumed++;
+      evaluated++;
+      evaluate(r, now);
+      if (outputs.size() >= options.batchSize()) {
+        flush();
+      }
     }
+    work += evaluated;
     if (done) {
       return work + 1;
     }
@@ -201,6 +203,14 @@ final class DriverAgent implements Agent {
     }
     status = new DriverStatus(List.copyOf(lanes.keySet()), keys, ticksIn, ticksOut, expired,
         data.size());
+  }
+
+  private int takeControls() {
+    int n = 0;
+    for (ThreadControl c; (c = control.relaxedPoll()) != null; n++) {
+      waiting.addLast(c);
+    }
+    return n;
   }
 
   /** Applies the control messages whose position was reached, in order. */

@@ -51,6 +51,12 @@ final class LaneLedger {
     return admitted++;
   }
 
+  /** Withdraws the last admission (its record could not be handed over). */
+  void retract() {
+    admitted--;
+    gate.set(pending());
+  }
+
   /** Records the acknowledgement of sequences {@code from} (inclusive) to {@code to}. */
   void acknowledged(long from, long to) {
     if (from < ackedPrefix || to > admitted || from >= to || overlapsAhead(from, to)) {
