@@ -6,6 +6,9 @@ import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.monitor.eval.KeyedLayout;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -431,6 +434,166 @@ public final class KeyedMonitor {
       }
     }
     return out;
+  }
+
+  private static final int STATE_MAGIC = 0x44464b4d; // "DFKM"
+  private static final int STATE_VERSION = 1;
+
+  /**
+   * Writes every key's state, for a checkpoint of many keys: a compact key as its state vector
+   * (a copy of a few longs, no snapshot), any other key as its snapshot (docs/snapshots.md).
+   * {@link #readState} of a keyed monitor of the same program reads it back exactly. Keys must
+   * be {@code String}s, {@code Long}s or {@code Integer}s.
+   *
+   * @throws IllegalArgumentException for a key of another type
+   * @throws io.dataflow.core.snapshot.SnapshotException when a key's state cannot be persisted
+   */
+  public void writeState(DataOutput out) throws IOException {
+    out.writeInt(STATE_MAGIC);
+    out.writeInt(STATE_VERSION);
+    writeText(out, program.definitionKey());
+    writeText(out, layout == null ? "" : layout.shape());
+    out.writeInt(revisions.size());
+    for (MonitorRevision r : revisions) {
+      out.writeLong(r.root());
+      out.writeLong(r.properties());
+    }
+    out.writeInt(keys.size());
+    for (Map.Entry<Object, Object> e : keys.entrySet()) {
+      writeKey(out, e.getKey());
+      Object s = e.getValue();
+      if (s instanceof long[] v) {
+        out.writeByte(0);
+        out.writeInt(v.length);
+        for (long x : v) {
+          out.writeLong(x);
+        }
+      } else {
+        byte[] snapshot = snapshotOf(s).toBytes();
+        out.writeByte(1);
+        out.writeInt(snapshot.length);
+        out.write(snapshot);
+      }
+    }
+  }
+
+  /**
+   * Adds the keys of a {@link #writeState} to this keyed monitor (replacing keys of the same
+   * name), each as if its last tick was at {@code nowNanos} (for idle expiry). Vectors are read
+   * only by a keyed monitor of the program that wrote them (the same definition key and
+   * layout); snapshots follow the rules of {@link #restore}.
+   *
+   * @throws io.dataflow.core.snapshot.SnapshotException when the state is damaged, of another
+   *     format, or holds vectors of another program; keys read before the problem stay
+   */
+  public void readState(DataInput in, long nowNanos) throws IOException {
+    if (in.readInt() != STATE_MAGIC) {
+      throw new io.dataflow.core.snapshot.SnapshotException("not a keyed monitor's state (bad"
+          + " magic)");
+    }
+    int version = in.readInt();
+    if (version != STATE_VERSION) {
+      throw new io.dataflow.core.snapshot.SnapshotException("keyed state version " + version
+          + " is not supported (this library reads version " + STATE_VERSION + ")");
+    }
+    String definitionKey = readText(in);
+    String shape = readText(in);
+    boolean vectorsFit = layout != null && definitionKey.equals(program.definitionKey())
+        && shape.equals(layout.shape());
+    int[] revisionMap = new int[in.readInt()];
+    for (int i = 0; i < revisionMap.length; i++) {
+      revisionMap[i] = intern(new MonitorRevision(in.readLong(), in.readLong()));
+    }
+    int n = in.readInt();
+    for (int i = 0; i < n; i++) {
+      Object key = readKey(in);
+      byte kind = in.readByte();
+      int length = in.readInt();
+      if (length < 0) {
+        throw new io.dataflow.core.snapshot.SnapshotException("key " + key + ": negative length");
+      }
+      if (kind == 0) {
+        if (!vectorsFit) {
+          throw new io.dataflow.core.snapshot.SnapshotException("key " + key + ": the state was"
+              + " written by another program or layout; read it with a keyed monitor of that"
+              + " program, then reconfigure");
+        }
+        long[] v = new long[length];
+        for (int j = 0; j < length; j++) {
+          v[j] = in.readLong();
+        }
+        int r = layout.revisionOf(v);
+        if (r < 0 || r >= revisionMap.length) {
+          throw new io.dataflow.core.snapshot.SnapshotException("key " + key + ": revision " + r
+              + " is not in the state's table");
+        }
+        layout.revisionOf(v, revisionMap[r]);
+        v[KeyedLayout.LAST_SEEN] = nowNanos;
+        Object old = keys.put(key, v);
+        if (old != null && !(old instanceof Full) && vector(old) == resident) {
+          resident = null;
+        }
+      } else if (kind == 1) {
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        restore(key, MonitorSnapshot.fromBytes(bytes));
+        touch(key, nowNanos);
+      } else {
+        throw new io.dataflow.core.snapshot.SnapshotException("key " + key + ": unknown kind "
+            + kind);
+      }
+    }
+  }
+
+  private void touch(Object key, long nowNanos) {
+    Object s = keys.get(key);
+    if (s instanceof Full f) {
+      f.lastSeenNanos = nowNanos;
+    } else if (s != null) {
+      vector(s)[KeyedLayout.LAST_SEEN] = nowNanos;
+    }
+  }
+
+  private static void writeText(DataOutput out, String text) throws IOException {
+    byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static String readText(DataInput in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > (1 << 24)) {
+      throw new io.dataflow.core.snapshot.SnapshotException("a text of " + n + " bytes");
+    }
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static void writeKey(DataOutput out, Object key) throws IOException {
+    if (key instanceof String s) {
+      out.writeByte(0);
+      writeText(out, s);
+    } else if (key instanceof Long l) {
+      out.writeByte(1);
+      out.writeLong(l);
+    } else if (key instanceof Integer i) {
+      out.writeByte(2);
+      out.writeInt(i);
+    } else {
+      throw new IllegalArgumentException("a key of type " + key.getClass().getName()
+          + " cannot be written; use a String, a Long or an Integer");
+    }
+  }
+
+  private static Object readKey(DataInput in) throws IOException {
+    byte tag = in.readByte();
+    return switch (tag) {
+      case 0 -> readText(in);
+      case 1 -> in.readLong();
+      case 2 -> in.readInt();
+      default -> throw new io.dataflow.core.snapshot.SnapshotException("unknown key tag " + tag);
+    };
   }
 
   /** The failure of {@code key}'s monitor, or null. */

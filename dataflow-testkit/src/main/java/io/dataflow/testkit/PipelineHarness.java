@@ -131,16 +131,25 @@ public final class PipelineHarness {
     return runtime.exitReport();
   }
 
-  /** Moves the clock to the earliest deadline any agent waits for (at least 1 µs, at most 1 ms
-   * when none: a thread of the pipeline, like the sink closer, may still be finishing). */
+  /**
+   * Moves the clock to the earliest deadline any agent waits for (1 ms when none is ahead),
+   * after waiting, in real time and bounded, for a sink close the shutdown started on its own
+   * thread: time moves only once the real threads are done, so a close that completes is never
+   * mistaken for a late one.
+   */
   public void advanceToNextDeadline() {
+    try {
+      runtime.awaitSinkClosed(Duration.ofSeconds(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while the sink closed", e);
+    }
     long now = clock.nanoTime();
     long next = Long.MAX_VALUE;
     for (Agent a : agents) {
       next = Math.min(next, a.nextDeadline());
     }
-    long step = next == Long.MAX_VALUE ? 1_000_000 : Math.max(1_000, next - now);
-    clock.backOff(); // let a real thread (the sink closer) finish before time moves
+    long step = next == Long.MAX_VALUE || next - now <= 0 ? 1_000_000 : next - now;
     clock.advance(Duration.ofNanos(Math.min(step, 1_000_000_000L)));
   }
 

@@ -103,6 +103,14 @@ public final class KeyedLayout {
     return r.depth() < 255;
   }
 
+  /**
+   * What a vector of this layout means, as text: two layouts of the same text read each
+   * other's vectors (a checkpoint of vectors names it).
+   */
+  public String shape() {
+    return shape + "/" + fullLength;
+  }
+
   /** True when vectors of {@code other} fit this layout (same objects in the same order). */
   public boolean sameShape(KeyedLayout other) {
     return shape.equals(other.shape) && fullLength == other.fullLength;

@@ -152,7 +152,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
 
   @Override
   public long nextDeadline() {
-    long next = nextCheckpointAt;
+    long next = phase == RuntimeState.RUNNING ? nextCheckpointAt : Long.MAX_VALUE;
     if (options.statusEvery() != null) {
       next = Math.min(next, nextStatusAt);
     }
@@ -189,6 +189,16 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
 
   PipelineExitReport report() {
     return report;
+  }
+
+  /**
+   * Waits, in real time and bounded, for the sink's close that the shutdown started on the
+   * closer thread (a stepping caller uses this instead of moving the clock past a close that is
+   * still running); true when it finished or none was started.
+   */
+  boolean awaitSinkClosed(java.time.Duration timeout) throws InterruptedException {
+    OutputCloser c = closer;
+    return c == null || c.await(timeout);
   }
 
   CountDownLatch terminated() {

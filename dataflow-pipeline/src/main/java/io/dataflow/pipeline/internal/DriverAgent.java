@@ -272,7 +272,8 @@ final class DriverAgent implements Agent {
     lanes.put(a.lane(), l);
     if (a.restored() != null) {
       try {
-        LaneState.restore(a.lane(), a.restored().state(), l.keyed);
+        l.keyed = LaneState.restore(a.restored(), program, options.typingMode(),
+            clock.nanoTime());
       } catch (RuntimeException e) {
         fail("checkpoint", e);
       }

@@ -1,8 +1,12 @@
 package io.dataflow.pipeline.internal;
 
-import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.KeyedMonitor;
+import io.dataflow.monitor.SpecException;
+import io.dataflow.monitor.TransferMapping;
+import io.dataflow.monitor.TypingMode;
+import io.dataflow.pipeline.spi.LaneCheckpoint;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -10,36 +14,17 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
- * The encoding of one lane's keyed state in a {@code LaneCheckpoint}: a magic, a version, then
- * each key (a string or a long) with its monitor snapshot in the snapshot format
- * (docs/snapshots.md), which carries its own checksum.
+ * The state of one lane's keys in a {@code LaneCheckpoint}: the keyed monitor's own state
+ * format ({@link KeyedMonitor#writeState}: each compact key's state vector, other keys'
+ * snapshots), read back by a keyed monitor of the checkpoint's program.
  */
 final class LaneState {
-  private static final int MAGIC = 0x44464c53; // "DFLS"
-  private static final int VERSION = 1;
-
   private LaneState() {}
 
   static byte[] encode(KeyedMonitor keyed) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 128 * keyed.size());
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(MAGIC);
-      out.writeInt(VERSION);
-      out.writeInt(keyed.size());
-      IOException[] failed = new IOException[1];
-      keyed.snapshots((key, snapshot) -> {
-        try {
-          writeKey(out, key);
-          byte[] s = snapshot.toBytes();
-          out.writeInt(s.length);
-          out.write(s);
-        } catch (IOException e) {
-          failed[0] = e;
-        }
-      });
-      if (failed[0] != null) {
-        throw failed[0];
-      }
+      keyed.writeState(out);
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array does not fail
     }
@@ -47,53 +32,45 @@ final class LaneState {
   }
 
   /**
-   * Restores every key of {@code state} into {@code keyed} (the transfer rules apply when the
-   * program is another).
+   * The keys of checkpoint {@code c}, on {@code program}: read by a keyed monitor of the
+   * checkpoint's own specification, then, when that is another, moved to {@code program} with
+   * the transfer rules (as a live reconfiguration would).
    *
-   * @throws SnapshotException naming the lane when the state is not a lane state or is damaged
+   * @throws SnapshotException naming the lane when the state is damaged or does not fit
    */
-  static void restore(int lane, byte[] state, KeyedMonitor keyed) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
-      if (in.readInt() != MAGIC) {
-        throw new SnapshotException("lane " + lane + ": the checkpoint's state is not a lane"
-            + " state (bad magic)");
+  static KeyedMonitor restore(LaneCheckpoint c, DataflowProgram program, TypingMode mode,
+      long nowNanos) {
+    try {
+      if (c.specification().equals(program.source())) {
+        return read(c, KeyedMonitor.create(program), nowNanos);
       }
-      int version = in.readInt();
-      if (version != VERSION) {
-        throw new SnapshotException("lane " + lane + ": lane state version " + version
-            + " is not supported (this library reads version " + VERSION + ")");
-      }
-      int n = in.readInt();
-      for (int i = 0; i < n; i++) {
-        Object key = readKey(in);
-        byte[] s = new byte[in.readInt()];
-        in.readFully(s);
-        keyed.restore(key, MonitorSnapshot.fromBytes(s));
-      }
-    } catch (IOException e) {
-      SnapshotException x = new SnapshotException("lane " + lane + ": the checkpoint's state is"
-          + " truncated: " + e.getMessage());
+      DataflowProgram old = DataflowProgram.compile("<checkpoint of lane " + c.partition() + ">",
+          c.specification(), mode);
+      KeyedMonitor keyed = read(c, KeyedMonitor.create(old), nowNanos);
+      keyed.reconfigure(program, TransferMapping.plan(old, program));
+      return keyed;
+    } catch (SpecException e) {
+      SnapshotException x = new SnapshotException("lane " + c.partition() + ": the checkpoint's"
+          + " specification does not compile: " + e.getMessage());
       x.initCause(e);
       throw x;
     }
   }
 
-  private static void writeKey(DataOutputStream out, Object key) throws IOException {
-    if (key instanceof Long l) {
-      out.writeByte(1);
-      out.writeLong(l);
-    } else {
-      out.writeByte(0);
-      out.writeUTF(key.toString());
+  private static KeyedMonitor read(LaneCheckpoint c, KeyedMonitor keyed, long nowNanos) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(c.state()))) {
+      keyed.readState(in, nowNanos);
+      return keyed;
+    } catch (SnapshotException e) {
+      SnapshotException x = new SnapshotException("lane " + c.partition() + ": "
+          + e.getMessage());
+      x.initCause(e);
+      throw x;
+    } catch (IOException e) {
+      SnapshotException x = new SnapshotException("lane " + c.partition() + ": the checkpoint's"
+          + " state is truncated: " + e.getMessage());
+      x.initCause(e);
+      throw x;
     }
-  }
-
-  private static Object readKey(DataInputStream in) throws IOException {
-    byte tag = in.readByte();
-    return switch (tag) {
-      case 0 -> in.readUTF();
-      case 1 -> in.readLong();
-      default -> throw new SnapshotException("unknown key tag " + tag);
-    };
   }
 }

@@ -79,6 +79,14 @@ public final class PipelineRuntime implements DataflowPipeline {
     return controller;
   }
 
+  /**
+   * Waits, in real time and bounded, for a sink close the shutdown started (a stepping test
+   * calls this before moving its clock, as the single runtime's harness does).
+   */
+  public boolean awaitSinkClosed(Duration timeout) throws InterruptedException {
+    return controller.awaitSinkClosed(timeout);
+  }
+
   /** The driver agents, by index (to step them). */
   public List<? extends Agent> drivers() {
     return List.copyOf(drivers);
