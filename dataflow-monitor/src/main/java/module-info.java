@@ -6,6 +6,9 @@
 module io.dataflow.monitor {
   requires transitive io.dataflow.core;
   requires org.slf4j;
+  // The generated classes are written with ASM; asm-util (optional) only lists and checks them.
+  requires org.objectweb.asm;
+  requires static org.objectweb.asm.util;
 
   exports io.dataflow.monitor;
 }

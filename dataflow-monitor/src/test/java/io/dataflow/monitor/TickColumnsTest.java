@@ -35,7 +35,14 @@ class TickColumnsTest {
   }
 
   private static DataflowMonitor monitor(DataflowProgram p, DataflowMonitor.Fusion fusion) {
-    return DataflowMonitor.create(p, DataflowMonitor.Options.DEFAULT.withFusion(fusion));
+    DataflowMonitor m = DataflowMonitor.create(p,
+        DataflowMonitor.Options.DEFAULT.withFusion(fusion));
+    if (fusion == DataflowMonitor.Fusion.EAGER) {
+      // Every program here qualifies: comparing the interpreter with itself would prove nothing.
+      assertThat(m.codePath()).as("why not: %s", m.codePathReason())
+          .isEqualTo(CodePath.GENERATED);
+    }
+    return m;
   }
 
   /**

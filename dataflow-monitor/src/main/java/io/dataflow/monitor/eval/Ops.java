@@ -67,6 +67,57 @@ public final class Ops {
     }
   }
 
+  // ---- kernels: a typed operator's computation on present operands of one kind, bits to
+  // bits. The interpreter (TypedNodes) and the generated code (codegen.TypedOperatorCode) call
+  // the same methods; each TypedBinary names its own in kernel(kind).
+
+  public static long ltInt(long x, long y) {
+    return x < y ? 1 : 0;
+  }
+
+  public static long leInt(long x, long y) {
+    return x <= y ? 1 : 0;
+  }
+
+  public static long gtInt(long x, long y) {
+    return x > y ? 1 : 0;
+  }
+
+  public static long geInt(long x, long y) {
+    return x >= y ? 1 : 0;
+  }
+
+  /** NaN compares false, as the interpreter's double comparison. */
+  public static long ltFloat(long x, long y) {
+    return Double.longBitsToDouble(x) < Double.longBitsToDouble(y) ? 1 : 0;
+  }
+
+  public static long leFloat(long x, long y) {
+    return Double.longBitsToDouble(x) <= Double.longBitsToDouble(y) ? 1 : 0;
+  }
+
+  public static long gtFloat(long x, long y) {
+    return Double.longBitsToDouble(x) > Double.longBitsToDouble(y) ? 1 : 0;
+  }
+
+  public static long geFloat(long x, long y) {
+    return Double.longBitsToDouble(x) >= Double.longBitsToDouble(y) ? 1 : 0;
+  }
+
+  /** Bools are the bits 0 and 1. */
+  public static long and(long x, long y) {
+    return x & y;
+  }
+
+  public static long or(long x, long y) {
+    return x | y;
+  }
+
+  /** {@code !x || y}. */
+  public static long implies(long x, long y) {
+    return (x ^ 1) | y;
+  }
+
   public static long addInt(long x, long y) {
     long r = x + y;
     if (((x ^ r) & (y ^ r)) < 0) {

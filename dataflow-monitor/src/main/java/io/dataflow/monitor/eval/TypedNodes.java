@@ -12,6 +12,14 @@ import io.dataflow.monitor.lang.Ast.BinOp;
  *
  * <p>A value outside the static type (impossible for a program that type-checked, but cheap to
  * guard) falls back to the generic operator semantics.
+ *
+ * <p>Each operator says once what the code generator needs ({@code codegen.TypedOperatorCode}
+ * derives the per-tick, batch and dense code from it): the lifting and the absence rule are
+ * {@link TypedBinary#lift()} and {@link TypedBinary#absent()}, shared by all; each operator
+ * names the operand kinds it computes on ({@link TypedBinary#operandKinds()}), its result's
+ * kind ({@link TypedBinary#resultKind()}) and, per operand kind, its kernel
+ * ({@link TypedBinary#kernel(byte)}): the static method of {@link Ops} that its own
+ * {@code compute()} calls on present operands of that kind.
  */
 public final class TypedNodes {
   private TypedNodes() {}
@@ -62,6 +70,19 @@ public final class TypedNodes {
       return new Node[] {left, right};
     }
 
+    /** The operand kinds (both operands the same) this operator computes on with a kernel. */
+    public abstract byte[] operandKinds();
+
+    /** The kind of the result on present operands of one of {@link #operandKinds()}. */
+    public abstract byte resultKind();
+
+    /**
+     * The computation on present operands of {@code kind} (one of {@link #operandKinds()}):
+     * the name of a public static {@code long (long, long)} method of {@link Ops} from the
+     * operands' bits to the result's bits, which {@code compute()} calls too.
+     */
+    public abstract String kernel(byte kind);
+
     /** Sample-and-hold on both operands, after they were evaluated. */
     final void lift() {
       byte t = left.tag;
@@ -109,6 +130,29 @@ public final class TypedNodes {
       this.code = op.ordinal();
     }
 
+    private static final byte[] KINDS = {Kind.INT};
+
+    @Override
+    public byte[] operandKinds() {
+      return KINDS;
+    }
+
+    @Override
+    public byte resultKind() {
+      return Kind.INT;
+    }
+
+    @Override
+    public String kernel(byte kind) {
+      return switch (op) { // as compute() below
+        case ADD -> "addInt";
+        case SUB -> "subInt";
+        case MUL -> "mulInt";
+        case DIV -> "div";
+        default -> "mod";
+      };
+    }
+
     @Override
     public void compute() {
       lift();
@@ -148,15 +192,46 @@ public final class TypedNodes {
       this.code = op == BinOp.LT ? 0 : op == BinOp.LE ? 1 : op == BinOp.GT ? 2 : 3;
     }
 
+    private static final byte[] KINDS = {Kind.INT, Kind.FLOAT};
+
+    @Override
+    public byte[] operandKinds() {
+      return KINDS;
+    }
+
+    @Override
+    public byte resultKind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public String kernel(byte kind) {
+      String name = code == 0 ? "lt" : code == 1 ? "le" : code == 2 ? "gt" : "ge";
+      return name + (kind == Kind.FLOAT ? "Float" : "Int");
+    }
+
+    /** The kernels of {@link #kernel}, by operand kind. */
+    private long kernel(boolean floats, long x, long y) {
+      switch (code) {
+        case 0:
+          return floats ? Ops.ltFloat(x, y) : Ops.ltInt(x, y);
+        case 1:
+          return floats ? Ops.leFloat(x, y) : Ops.leInt(x, y);
+        case 2:
+          return floats ? Ops.gtFloat(x, y) : Ops.gtInt(x, y);
+        default:
+          return floats ? Ops.geFloat(x, y) : Ops.geInt(x, y);
+      }
+    }
+
     @Override
     public void compute() {
       lift();
       boolean result;
       if (lt == Kind.FLOAT && rt == Kind.FLOAT) {
-        result = compare(Double.longBitsToDouble(lv), Double.longBitsToDouble(rv));
+        result = kernel(true, lv, rv) != 0;
       } else if (lt == Kind.INT && rt == Kind.INT) {
-        int c = Long.compare(lv, rv);
-        result = code == 0 ? c < 0 : code == 1 ? c <= 0 : code == 2 ? c > 0 : c >= 0;
+        result = kernel(false, lv, rv) != 0;
       } else if (absent()) {
         return;
       } else if ((lt == Kind.INT || lt == Kind.FLOAT) && (rt == Kind.INT || rt == Kind.FLOAT)) {
@@ -190,15 +265,30 @@ public final class TypedNodes {
       super(op, left, right);
     }
 
+    private static final byte[] KINDS = {Kind.BOOL};
+
+    @Override
+    public byte[] operandKinds() {
+      return KINDS;
+    }
+
+    @Override
+    public byte resultKind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public String kernel(byte kind) {
+      return op == BinOp.AND ? "and" : op == BinOp.OR ? "or" : "implies";
+    }
+
     @Override
     public void compute() {
       lift();
       if (lt == Kind.BOOL && rt == Kind.BOOL) {
-        boolean a = lv != 0;
-        boolean b = rv != 0;
-        boolean r = op == BinOp.AND ? a && b : op == BinOp.OR ? a || b : !a || b;
         tag = Kind.BOOL;
-        bits = r ? 1 : 0;
+        bits = op == BinOp.AND ? Ops.and(lv, rv) : op == BinOp.OR ? Ops.or(lv, rv)
+            : Ops.implies(lv, rv); // the kernels of kernel()
         ref = null;
       } else if (!absent()) {
         throw Ops.operands(op.symbol, left, right);
