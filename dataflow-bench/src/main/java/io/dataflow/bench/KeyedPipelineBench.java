@@ -11,10 +11,7 @@ import io.dataflow.pipeline.io.InMemoryPartitionedSource;
 import io.dataflow.pipeline.spi.Acknowledgement;
 import io.dataflow.pipeline.spi.KeyedOutput;
 import io.dataflow.pipeline.spi.KeyedSink;
-import io.dataflow.pipeline.spi.PartitionedSource;
-import io.dataflow.pipeline.spi.SourceRecord;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -190,16 +187,14 @@ public class KeyedPipelineBench {
     // a fresh checkpointer replays all records. A run ends with nothing paused, but a
     // resume of every partition makes sure.
     input.source.resume(allPartitions());
-    PlacedLanesSource source = new PlacedLanesSource(input.source);
     PipelineExitReport report;
     try (DataflowPipeline pipeline = DataflowPipeline.builder()
         .specification(input.name(), input.text())
-        .source(source)
+        .source(input.source)
         .sink(input.sink)
         .checkpointer(new InMemoryCheckpointer())
         .options(o -> o.withName("bench").withDrivers(DRIVERS).withCommitEvery(commit))
         .build()) {
-      source.pipeline = pipeline;
       pipeline.start();
       report = pipeline.awaitTermination(RUN_TIMEOUT);
     }
@@ -221,77 +216,6 @@ public class KeyedPipelineBench {
       all[p] = p;
     }
     return Set.of(all);
-  }
-
-  /**
-   * The in-memory source, holding back its records until every lane is placed: until each
-   * partition shows in some driver's published lanes ({@link DataflowPipeline#status()}),
-   * {@link #poll} returns nothing.
-   *
-   * <p>Why: a driver drains its control queue once per duty cycle, then takes up to 1024 records
-   * from its data queue. The controller sends the {@code AddLane} messages of all partitions at
-   * {@code open} and routes the first poll's records right after; when a driver's cycle falls
-   * between the two (its control queue read before the {@code AddLane} arrived, its data queue
-   * after the record did), it gets a record of a lane it does not own yet and the run fails
-   * ("bench-driver-0 got a record of lane 2, which it does not own"). Seen on the first
-   * invocations of this benchmark; a pipeline bug, not worked around in the pipeline here.
-   * The gate costs the start of each run a few idle cycles of the controller (at most 1 ms
-   * each).
-   */
-  static final class PlacedLanesSource implements PartitionedSource {
-    private final InMemoryPartitionedSource delegate;
-    /** Set before {@code start()}, so the controller thread sees it. */
-    DataflowPipeline pipeline;
-    private boolean placed;
-
-    PlacedLanesSource(InMemoryPartitionedSource delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void open(Rebalance rebalance) {
-      delegate.open(rebalance);
-    }
-
-    @Override
-    public List<SourceRecord> poll(int max) {
-      if (!placed) {
-        int owned = 0;
-        for (List<Integer> lanes : pipeline.status().lanesByDriver()) {
-          owned += lanes.size();
-        }
-        placed = owned == PARTITIONS;
-        if (!placed) {
-          return List.of();
-        }
-      }
-      return delegate.poll(max);
-    }
-
-    @Override
-    public void pause(Set<Integer> partitions) {
-      delegate.pause(partitions);
-    }
-
-    @Override
-    public void resume(Set<Integer> partitions) {
-      delegate.resume(partitions);
-    }
-
-    @Override
-    public boolean isEnded(int partition) {
-      return delegate.isEnded(partition);
-    }
-
-    @Override
-    public boolean isExhausted() {
-      return delegate.isExhausted();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
   }
 
   /**

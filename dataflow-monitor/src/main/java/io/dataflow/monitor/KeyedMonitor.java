@@ -153,25 +153,31 @@ public final class KeyedMonitor {
    * starts with fresh state at tick 0.
    *
    * @param atNanos the clock reading of this tick (for idle expiry)
+   * @return the key's tick that was evaluated (0 for its first)
    * @throws MonitorException when the tick fails; that key's monitor is failed (every later
    *     tick of it throws the same), the other keys are unaffected
    */
-  public void evaluate(Object key, long atNanos, Row input, Row output) {
+  public long evaluate(Object key, long atNanos, Row input, Row output) {
     Object state = keys.get(key);
     if (state == null) {
       state = newKey(Objects.requireNonNull(key, "key"));
     }
     if (state instanceof long[] v) {
       v[KeyedLayout.LAST_SEEN] = atNanos;
+      long t = v[KeyedLayout.TICK];
       tick(key, v, null, input, output);
+      return t;
     } else if (state instanceof Boxed b) {
       b.vector[KeyedLayout.LAST_SEEN] = atNanos;
+      long t = b.vector[KeyedLayout.TICK];
       tick(key, b.vector, b.refs, input, output);
-    } else {
-      Full f = (Full) state;
-      f.lastSeenNanos = atNanos;
-      f.monitor.evaluate(input, output);
+      return t;
     }
+    Full f = (Full) state;
+    f.lastSeenNanos = atNanos;
+    long t = f.monitor.nextTick();
+    f.monitor.evaluate(input, output);
+    return t;
   }
 
   private Object newKey(Object key) {

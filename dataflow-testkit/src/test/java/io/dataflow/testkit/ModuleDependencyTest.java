@@ -34,7 +34,7 @@ class ModuleDependencyTest {
     ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
-        "dataflow-reconfig", "dataflow-testkit"));
+        "dataflow-reconfig", "dataflow-pipeline", "dataflow-testkit"));
   }
 
   private static final Pattern DEPENDENCY = Pattern.compile(

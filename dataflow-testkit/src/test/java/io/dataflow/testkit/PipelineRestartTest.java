@@ -63,6 +63,28 @@ class PipelineRestartTest {
     assertThat(r2.committed()).containsEntry(0, 16L).containsEntry(1, 16L);
   }
 
+  /**
+   * Catches: a resume with another specification that drops the keys' state, or that reads
+   * the checkpoint's state vectors with the new program's layout.
+   */
+  @Test
+  void aResumeWithAnotherSpecificationMovesEveryKeyWithTheTransferRules() throws Exception {
+    ScriptedKeyedSink first = ScriptedKeyedSink.acknowledging();
+    assertThat(harness(source(5), first, dir).runToEnd(1).ok()).isTrue();
+    ScriptedKeyedSink second = ScriptedKeyedSink.acknowledging();
+    PipelineHarness h = PipelineHarness.of(DataflowPipeline.builder()
+        .specification("count.dsrv", PipelineScenariosTest.COUNTER + "\nout d: Int\nd = n * 2")
+        .source(source(7)).sink(second).checkpointer(new FileCheckpointer(dir, 3))
+        .options(o -> o.withDrivers(2)));
+    PipelineExitReport r = h.runToEnd(3);
+    assertThat(r.ok()).as("%s", r).isTrue();
+    List<KeyedOutput> k1 = second.acknowledged().stream().filter(o -> o.key().equals("k1"))
+        .toList();
+    assertThat(k1).extracting(KeyedOutput::tick).containsExactly(5L, 6L);
+    assertThat(k1).extracting(o -> o.values().get("n").asLong()).containsExactly(6L, 7L);
+    assertThat(k1).extracting(o -> o.values().get("d").asLong()).containsExactly(12L, 14L);
+  }
+
   /** Catches: meters that are not bound, or that do not follow the status. */
   @Test
   void metersFollowTheStatus() throws Exception {

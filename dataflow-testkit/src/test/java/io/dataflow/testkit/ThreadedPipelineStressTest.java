@@ -53,7 +53,7 @@ class ThreadedPipelineStressTest {
             wrong.incrementAndGet();
           }
         }))
-        .options(o -> o.withDrivers(2).withCommitEvery(Duration.ofSeconds(60)))
+        .options(o -> o.withDrivers(2).withCommitEvery(Duration.ofMillis(200)))
         .build();
     pipeline.start();
     AtomicLong offered = new AtomicLong();

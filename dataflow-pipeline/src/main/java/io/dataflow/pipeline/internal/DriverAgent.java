@@ -74,6 +74,8 @@ final class DriverAgent implements Agent {
   private final Consumer<String> warnings;
   private DataflowProgram program;
   private final Map<Integer, Lane> lanes = new TreeMap<>();
+  /** The same lanes by partition, for the per-record lookup (no boxing, no tree walk). */
+  private Lane[] byPartition = new Lane[0];
   private final ArrayDeque<ThreadControl> waiting = new ArrayDeque<>();
   private final IdentityHashMap<TickShape, int[]> slots = new IdentityHashMap<>();
   private final Set<String> unknownInputs = new HashSet<>();
@@ -231,7 +233,12 @@ final class DriverAgent implements Agent {
     } else if (c instanceof ThreadControl.FlushNow) {
       flush();
     } else if (c instanceof ThreadControl.DropLanes d) {
-      d.lanes().forEach(lanes::remove);
+      for (int lane : d.lanes()) {
+        lanes.remove(lane);
+        if (lane < byPartition.length) {
+          byPartition[lane] = null;
+        }
+      }
     } else if (c instanceof ThreadControl.CheckpointLanes k) {
       List<LaneCheckpoint> taken = new ArrayList<>();
       for (Lane l : lanes.values()) {
@@ -270,6 +277,11 @@ final class DriverAgent implements Agent {
     Lane l = new Lane(a.lane(), a.gate(), a.restored() == null ? -1 : a.restored().position());
     l.keyed = KeyedMonitor.create(program);
     lanes.put(a.lane(), l);
+    if (a.lane() >= byPartition.length) {
+      byPartition = java.util.Arrays.copyOf(byPartition, Math.max(a.lane() + 1,
+          byPartition.length * 2));
+    }
+    byPartition[a.lane()] = l;
     if (a.restored() != null) {
       try {
         l.keyed = LaneState.restore(a.restored(), program, options.typingMode(),
@@ -346,7 +358,7 @@ final class DriverAgent implements Agent {
   }
 
   private void evaluate(SourceRecord r, long now) {
-    Lane l = lanes.get(r.partition());
+    Lane l = r.partition() < byPartition.length ? byPartition[r.partition()] : null;
     if (l == null || l.stopped) {
       fail("runtime", new IllegalStateException(name + " got a record of lane "
           + r.partition() + (l == null ? ", which it does not own" : " after it stopped")));
@@ -363,8 +375,9 @@ final class DriverAgent implements Agent {
         in.set(map[i], tick.value(i));
       }
     }
+    long keyTick;
     try {
-      l.keyed.evaluate(r.key(), now, in, out);
+      keyTick = l.keyed.evaluate(r.key(), now, in, out);
     } catch (RuntimeException e) {
       fail("monitor", new DataflowException("key " + r.key() + " (partition " + r.partition()
           + ", offset " + r.offset() + "): " + DataflowException.describe(e), e));
@@ -380,8 +393,8 @@ final class DriverAgent implements Agent {
       if (out.kind(i) != io.dataflow.core.Kind.NOVAL) {
         Row copy = new Row(out.width());
         copy.copyFrom(out);
-        outputs.add(new KeyedOutput(r.key(), l.keyed.nextTick(r.key()) - 1, r.partition(),
-            r.offset(), program.outputs(), copy));
+        outputs.add(new KeyedOutput(r.key(), keyTick, r.partition(), r.offset(),
+            program.outputs(), copy));
         ticksOut++;
         break;
       }

@@ -22,12 +22,15 @@ public final class InMemoryPartitionedSource implements PartitionedSource {
   private final List<List<SourceRecord>> partitions;
   private final long[] next;
   private final Set<Integer> paused = new TreeSet<>();
+  /** The same as {@link #paused}, for the per-record check. */
+  private final boolean[] isPaused;
   private int cursor;
   private boolean open;
 
   private InMemoryPartitionedSource(List<List<SourceRecord>> partitions) {
     this.partitions = partitions;
     this.next = new long[partitions.size()];
+    this.isPaused = new boolean[partitions.size()];
   }
 
   /** A builder of a source with {@code partitions} partitions. */
@@ -96,7 +99,7 @@ public final class InMemoryPartitionedSource implements PartitionedSource {
       int p = cursor;
       cursor = (cursor + 1) % n;
       List<SourceRecord> records = partitions.get(p);
-      if (paused.contains(p) || next[p] >= records.size()) {
+      if (isPaused[p] || next[p] >= records.size()) {
         idle++;
         continue;
       }
@@ -109,11 +112,13 @@ public final class InMemoryPartitionedSource implements PartitionedSource {
   @Override
   public void pause(Set<Integer> lanes) {
     paused.addAll(lanes);
+    lanes.forEach(p -> isPaused[p] = true);
   }
 
   @Override
   public void resume(Set<Integer> lanes) {
     paused.removeAll(lanes);
+    lanes.forEach(p -> isPaused[p] = false);
   }
 
   @Override
