@@ -12,6 +12,7 @@ import io.dataflow.pipeline.spi.Acknowledgement;
 import io.dataflow.pipeline.spi.KeyedOutput;
 import io.dataflow.pipeline.spi.KeyedSink;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
