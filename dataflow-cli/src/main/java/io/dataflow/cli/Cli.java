@@ -157,15 +157,7 @@ final class Cli {
       return INVALID;
     }
     // SIGTERM or Ctrl-C: the pipeline's one-deadline shutdown.
-    Thread hook = new Thread(() -> {
-      pipeline.shutdown(Duration.ofSeconds(10));
-      try {
-        pipeline.awaitTermination(Duration.ofSeconds(15));
-      } catch (InterruptedException | TimeoutException ignored) {
-        // exiting anyway
-      }
-    }, "dataflow-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    Thread hook = onSignal(pipeline::shutdown, pipeline::awaitTermination);
     io.dataflow.pipeline.PipelineExitReport report;
     try {
       report = pipeline.run();
@@ -173,11 +165,7 @@ final class Cli {
       err.println("dataflow: interrupted");
       return FAILED;
     } finally {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException ignored) {
-        // already shutting down
-      }
+      removeHook(hook);
     }
     out.flush();
     // A bad record is the input's fault, but the earlier output stands: status 1, not 2.
@@ -241,15 +229,7 @@ final class Cli {
     }
     ExitReport report;
     if (live) {
-      Thread hook = new Thread(() -> {
-        runtime.stop(Duration.ofSeconds(10));
-        try {
-          runtime.awaitTermination(Duration.ofSeconds(15));
-        } catch (InterruptedException | TimeoutException ignored) {
-          // exiting anyway
-        }
-      }, "dataflow-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
+      Thread hook = onSignal(runtime::stop, runtime::awaitTermination);
       runtime.start();
       try {
         report = runtime.awaitTermination(Duration.ofDays(3650));
@@ -257,11 +237,7 @@ final class Cli {
         err.println("dataflow: interrupted");
         return FAILED;
       }
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException ignored) {
-        // already shutting down
-      }
+      removeHook(hook);
     } else if (progress == null) {
       report = runtime.runInCallerThread();
     } else {
@@ -275,6 +251,37 @@ final class Cli {
     }
     out.flush();
     return exitStatus(report, err);
+  }
+
+  /** A wait for a run's end, bounded by the given timeout. */
+  @FunctionalInterface
+  interface Await {
+    void await(Duration timeout) throws InterruptedException, TimeoutException;
+  }
+
+  /**
+   * Installs the shutdown hook of SIGTERM and Ctrl-C: {@code stop} with a 10 s deadline, then a
+   * wait of at most 15 s for the run to end (the JVM exits either way).
+   */
+  static Thread onSignal(java.util.function.Consumer<Duration> stop, Await await) {
+    Thread hook = new Thread(() -> {
+      stop.accept(Duration.ofSeconds(10));
+      try {
+        await.await(Duration.ofSeconds(15));
+      } catch (InterruptedException | TimeoutException ignored) {
+        // exiting anyway
+      }
+    }, "dataflow-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    return hook;
+  }
+
+  static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException ignored) {
+      // already shutting down
+    }
   }
 
   /** Maps a run's outcome to the exit status of docs/cli.md#exit-status, reporting on stderr. */

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import io.dataflow.io.internal.EncodedControlRequest;
 import io.dataflow.io.internal.Json5;
+import io.dataflow.io.internal.ContentLines;
 import io.dataflow.io.internal.JsonValues;
 import io.dataflow.io.internal.TickShapes;
 
@@ -39,9 +40,8 @@ public final class JsonLinesSource implements Source {
   private final String fileName;
   private final Path path;
   private final InputStream stream;
-  private BufferedReader in;
+  private ContentLines in;
   private SourceContext context;
-  private int lineNo;
   private boolean done;
   private Object held;
   private volatile boolean closed;
@@ -92,11 +92,12 @@ public final class JsonLinesSource implements Source {
   public void open(SourceContext ctx) throws IOException {
     this.context = ctx;
     if (path != null) {
-      in = Files.newBufferedReader(path, StandardCharsets.UTF_8);
+      in = new ContentLines(Files.newBufferedReader(path, StandardCharsets.UTF_8));
       skipResumed();
       return;
     }
-    in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+    in = new ContentLines(new BufferedReader(new InputStreamReader(stream,
+        StandardCharsets.UTF_8)));
     reader = ctx.threadFactory().newThread(this::readLoop);
     reader.start();
   }
@@ -159,16 +160,8 @@ public final class JsonLinesSource implements Source {
 
   /** The next tick batch or control request, or null at the end. */
   private Object nextItem() throws IOException {
-    String line;
-    while ((line = in.readLine()) != null) {
-      lineNo++;
-      String trimmed = line.strip();
-      if (trimmed.isEmpty() || trimmed.startsWith("//")) {
-        continue;
-      }
-      return decode(line);
-    }
-    return null;
+    String line = in.next();
+    return line == null ? null : decode(line);
   }
 
   private Object decode(String line) {
@@ -190,7 +183,7 @@ public final class JsonLinesSource implements Source {
   }
 
   private SourceLocation location(int column) {
-    return new SourceLocation(fileName, lineNo, column);
+    return new SourceLocation(fileName, in.lineNo(), column);
   }
 
   @Override

@@ -83,71 +83,107 @@ public record PipelineOptions(String name, int drivers, int pendingCeiling, int 
 
   /** With another name. */
   public PipelineOptions withName(String v) {
-    return new PipelineOptions(v, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, statusEvery,
-        typingMode, contextTransfer);
+    return copy(c -> c.name = v);
   }
 
   /** With another number of driver threads. */
   public PipelineOptions withDrivers(int v) {
-    return new PipelineOptions(name, v, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, statusEvery,
-        typingMode, contextTransfer);
+    return copy(c -> c.drivers = v);
   }
 
   /** With another pending ceiling and resume watermark (hysteresis). */
   public PipelineOptions withBackpressure(int ceiling, int resume) {
-    return new PipelineOptions(name, drivers, ceiling, resume, queueCapacity, maxPollRecords,
-        batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, statusEvery, typingMode,
-        contextTransfer);
+    return copy(c -> {
+      c.pendingCeiling = ceiling;
+      c.resumeBelow = resume;
+    });
   }
 
   /** With another data queue capacity per driver and records per poll. */
   public PipelineOptions withQueues(int capacity, int pollRecords) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, capacity,
-        pollRecords, batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, statusEvery,
-        typingMode, contextTransfer);
+    return copy(c -> {
+      c.queueCapacity = capacity;
+      c.maxPollRecords = pollRecords;
+    });
   }
 
   /** With another sink batch size and idle flush. */
   public PipelineOptions withBatching(int size, Duration idle) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, size, idle, commitEvery, keyTtl, closeTimeout, statusEvery, typingMode,
-        contextTransfer);
+    return copy(c -> {
+      c.batchSize = size;
+      c.idleFlush = idle;
+    });
   }
 
   /** With another checkpoint and commit period. */
   public PipelineOptions withCommitEvery(Duration v) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, v, keyTtl, closeTimeout, statusEvery, typingMode,
-        contextTransfer);
+    return copy(c -> c.commitEvery = v);
   }
 
   /** With idle-key expiry after {@code v} without a tick (null: off). */
   public PipelineOptions withKeyTtl(Duration v) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, v, closeTimeout, statusEvery,
-        typingMode, contextTransfer);
+    return copy(c -> c.keyTtl = v);
   }
 
   /** With another close timeout. */
   public PipelineOptions withCloseTimeout(Duration v) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, keyTtl, v, statusEvery, typingMode,
-        contextTransfer);
+    return copy(c -> c.closeTimeout = v);
   }
 
   /** With a status line every {@code v} (null: off). */
   public PipelineOptions withStatusEvery(Duration v) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, v, typingMode,
-        contextTransfer);
+    return copy(c -> c.statusEvery = v);
   }
 
   /** With another typing mode and context transfer setting for reconfigurations. */
   public PipelineOptions withReconfiguration(TypingMode mode, boolean transfer) {
-    return new PipelineOptions(name, drivers, pendingCeiling, resumeBelow, queueCapacity,
-        maxPollRecords, batchSize, idleFlush, commitEvery, keyTtl, closeTimeout, statusEvery,
-        mode, transfer);
+    return copy(c -> {
+      c.typingMode = mode;
+      c.contextTransfer = transfer;
+    });
+  }
+
+  /** A copy with one change: the one place that spells out every component. */
+  private PipelineOptions copy(java.util.function.Consumer<Copy> change) {
+    Copy c = new Copy(this);
+    change.accept(c);
+    return new PipelineOptions(c.name, c.drivers, c.pendingCeiling, c.resumeBelow,
+        c.queueCapacity, c.maxPollRecords, c.batchSize, c.idleFlush, c.commitEvery, c.keyTtl,
+        c.closeTimeout, c.statusEvery, c.typingMode, c.contextTransfer);
+  }
+
+  /** The components of a copy being made (the record validates them when it is built). */
+  private static final class Copy {
+    String name;
+    int drivers;
+    int pendingCeiling;
+    int resumeBelow;
+    int queueCapacity;
+    int maxPollRecords;
+    int batchSize;
+    Duration idleFlush;
+    Duration commitEvery;
+    Duration keyTtl;
+    Duration closeTimeout;
+    Duration statusEvery;
+    TypingMode typingMode;
+    boolean contextTransfer;
+
+    Copy(PipelineOptions o) {
+      name = o.name;
+      drivers = o.drivers;
+      pendingCeiling = o.pendingCeiling;
+      resumeBelow = o.resumeBelow;
+      queueCapacity = o.queueCapacity;
+      maxPollRecords = o.maxPollRecords;
+      batchSize = o.batchSize;
+      idleFlush = o.idleFlush;
+      commitEvery = o.commitEvery;
+      keyTtl = o.keyTtl;
+      closeTimeout = o.closeTimeout;
+      statusEvery = o.statusEvery;
+      typingMode = o.typingMode;
+      contextTransfer = o.contextTransfer;
+    }
   }
 }

@@ -3,12 +3,12 @@ package io.dataflow.pipeline.io;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dataflow.core.SourceLocation;
 import io.dataflow.io.TraceException;
+import io.dataflow.io.internal.ContentLines;
 import io.dataflow.io.internal.Json5;
 import io.dataflow.io.internal.JsonValues;
 import io.dataflow.io.internal.TickShapes;
 import io.dataflow.pipeline.spi.PartitionedSource;
 import io.dataflow.pipeline.spi.SourceRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,8 +57,7 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   private final long[] offsets;
   private final long[] start;
   private final Set<Integer> paused = new TreeSet<>();
-  private BufferedReader in;
-  private int lineNo;
+  private ContentLines in;
   private int bufferedCount;
   private boolean eof;
   private long skipped;
@@ -88,7 +87,7 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
 
   @Override
   public void open(Rebalance rebalance) throws IOException {
-    in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+    in = new ContentLines(Files.newBufferedReader(file, StandardCharsets.UTF_8));
     Set<Integer> all = new TreeSet<>();
     for (int p = 0; p < partitions; p++) {
       all.add(p);
@@ -144,12 +143,7 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   /** The next record at or past its partition's start, or null at the end of the file. */
   private SourceRecord next() throws IOException {
     String line;
-    while ((line = in.readLine()) != null) {
-      lineNo++;
-      String trimmed = line.strip();
-      if (trimmed.isEmpty() || trimmed.startsWith("//")) {
-        continue;
-      }
+    while ((line = in.next()) != null) {
       SourceRecord r;
       try {
         r = decode(line);
@@ -172,12 +166,12 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   }
 
   private SourceRecord decode(String line) {
-    SourceLocation at = new SourceLocation(file.toString(), lineNo, 1);
+    SourceLocation at = new SourceLocation(file.toString(), in.lineNo(), 1);
     JsonNode node;
     try {
       node = Json5.parseObject(line);
     } catch (Json5.SyntaxError e) {
-      throw new TraceException(new SourceLocation(file.toString(), lineNo, e.column()),
+      throw new TraceException(new SourceLocation(file.toString(), in.lineNo(), e.column()),
           "malformed JSON line: " + e.getMessage());
     }
     JsonNode k = node.get(keyField);
