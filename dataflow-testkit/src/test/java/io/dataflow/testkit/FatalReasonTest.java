@@ -158,4 +158,24 @@ class FatalReasonTest {
       assertThat(gate.get().cause().getSuppressed()).hasSize(threads - 1);
     }
   }
+
+  /**
+   * Catches: a runtime that forgets its point of no return in the exit report (an operator
+   * could then restart a run whose publication had started), and an operator cancel past it
+   * reported as anything but a cancel.
+   */
+  @Test
+  void theExitReportSaysWhenTheRunPassedItsPointOfNoReturn() {
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = x").build()) {
+      h.tick("x", 1);
+      assertThat(h.finish().durableMutation()).isFalse();
+    }
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z\nz = x").build()) {
+      h.tick("x", 1);
+      ((io.dataflow.core.internal.OwnerLoop) h.runtime()).pointOfNoReturn();
+      io.dataflow.core.ExitReport r = h.cancel("maintenance");
+      assertThat(r.durableMutation()).isTrue();
+      assertThat(r.outcome()).isEqualTo(io.dataflow.core.ExitReport.Outcome.CANCELLED);
+    }
+  }
 }

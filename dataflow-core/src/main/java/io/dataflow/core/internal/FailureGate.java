@@ -34,6 +34,8 @@ public final class FailureGate {
   }
 
   private final AtomicReference<Failure> first = new AtomicReference<>();
+  private final java.util.concurrent.atomic.AtomicBoolean durableMutation =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final Consumer<FatalReason> onFirstFatal;
 
   /** A gate that only logs the first fatal reason. */
@@ -81,6 +83,58 @@ public final class FailureGate {
     LOG.warn("{} failed after the run already ended because of {}: {}", f.component(),
         winner.component(), f.reason());
     return false;
+  }
+
+  /**
+   * Marks the point of no return: the run started a mutation outside itself that a restart
+   * must not repeat (a durable run's publication, once dispatch started). From now on no
+   * failure sets the run's evidence aside, and the exit report says a durable mutation
+   * happened. Safe from any thread; idempotent.
+   */
+  public void pointOfNoReturn() {
+    durableMutation.set(true);
+  }
+
+  /** True once {@link #pointOfNoReturn()} was called. */
+  public boolean pastPointOfNoReturn() {
+    return durableMutation.get();
+  }
+
+  /** Sets a run's newest checkpoint aside (renamed, never deleted); returns where it went. */
+  @FunctionalInterface
+  public interface SetAside {
+    /** Sets it aside because of {@code why}; false when there was nothing to set aside. */
+    boolean setAside(String why) throws Exception;
+  }
+
+  /**
+   * What becomes of a run's checkpoints at its end, decided once for every runtime: none when
+   * it wrote or resumed from none; kept when it completed, was cancelled, failed with a reason
+   * that keeps the checkpoint resumable, or passed the {@link #pointOfNoReturn() point of no
+   * return} (the evidence stays); otherwise set aside through {@code setAside}, with a warning.
+   */
+  public io.dataflow.core.ExitReport.CheckpointOutcome checkpointOutcome(boolean hasCheckpoint,
+      SetAside setAside, Consumer<String> warn) {
+    if (!hasCheckpoint) {
+      return io.dataflow.core.ExitReport.CheckpointOutcome.NONE;
+    }
+    Failure f = first.get();
+    if (f == null || f.fatal() == null || f.fatal().resumable()) {
+      return io.dataflow.core.ExitReport.CheckpointOutcome.KEPT;
+    }
+    if (pastPointOfNoReturn()) {
+      warn.accept("the checkpoint is kept although " + f.fatal().kind() + " does not keep it"
+          + " resumable: the run passed its point of no return, so the evidence stays");
+      return io.dataflow.core.ExitReport.CheckpointOutcome.KEPT;
+    }
+    try {
+      if (setAside.setAside(f.fatal().line())) {
+        return io.dataflow.core.ExitReport.CheckpointOutcome.SET_ASIDE;
+      }
+    } catch (Exception e) {
+      warn.accept("the checkpoint could not be set aside: " + e.getMessage());
+    }
+    return io.dataflow.core.ExitReport.CheckpointOutcome.KEPT;
   }
 
   /** The first failure, or null. */

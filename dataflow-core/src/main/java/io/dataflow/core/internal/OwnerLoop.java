@@ -698,7 +698,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     FailureGate.Failure f = failures.get();
     ExitReport.Outcome outcome = f == null ? ExitReport.Outcome.COMPLETED
         : f.cancel() ? ExitReport.Outcome.CANCELLED : ExitReport.Outcome.FAILED;
-    ExitReport.CheckpointOutcome kept = checkpointOutcome(f); // may add a warning
+    ExitReport.CheckpointOutcome kept = checkpointOutcome(); // may add a warning
     List<String> w;
     synchronized (warnings) {
       w = List.copyOf(warnings);
@@ -706,31 +706,33 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     report = new ExitReport(outcome, f == null ? null : f.component(),
         f == null ? null : f.reason(), f == null ? null : f.cause(), engine.ticksIn(),
         engine.ticksOut(), drain, monitorRevision(), interfaceRevision(), w,
-        f == null ? null : f.fatal(), engine.monitor().nextTick(), kept, false);
+        f == null ? null : f.fatal(), engine.monitor().nextTick(), kept,
+        failures.pastPointOfNoReturn());
     publishStatus();
     terminated.countDown();
   }
 
   /**
-   * The checkpoint decision of the run's end: a fatal reason that does not keep the last
-   * checkpoint resumable sets it aside (renamed, never deleted), once.
+   * The checkpoint decision of the run's end (the gate's, shared with the keyed pipeline): a
+   * fatal reason that does not keep the last checkpoint resumable sets it aside (renamed, never
+   * deleted), once, unless the run passed its point of no return.
    */
-  private ExitReport.CheckpointOutcome checkpointOutcome(FailureGate.Failure f) {
-    if (checkpoints == null || !wroteCheckpoint) {
-      return ExitReport.CheckpointOutcome.NONE; // never touch a checkpoint of another run
-    }
-    if (f == null || f.fatal() == null || f.fatal().resumable()) {
-      return ExitReport.CheckpointOutcome.KEPT;
-    }
-    try {
-      Path aside = checkpoints.setAside(checkpointSequence, f.fatal().line());
+  private ExitReport.CheckpointOutcome checkpointOutcome() {
+    // Never touch a checkpoint of another run: only one this run wrote.
+    return failures.checkpointOutcome(checkpoints != null && wroteCheckpoint, why -> {
+      Path aside = checkpoints.setAside(checkpointSequence, why);
       warn("checkpoint " + checkpointSequence + " set aside as " + aside + ": "
-          + f.fatal().kind() + " does not keep it resumable");
-      return ExitReport.CheckpointOutcome.SET_ASIDE;
-    } catch (IOException e) {
-      warn("checkpoint " + checkpointSequence + " could not be set aside: " + e.getMessage());
-      return ExitReport.CheckpointOutcome.KEPT;
-    }
+          + failures.get().fatal().kind() + " does not keep it resumable");
+      return true;
+    }, this::warn);
+  }
+
+  /**
+   * Marks the point of no return (see {@link FailureGate#pointOfNoReturn()}): a durable
+   * mutation started; safe from any thread.
+   */
+  public void pointOfNoReturn() {
+    failures.pointOfNoReturn();
   }
 
   /** Counts what was admitted but never evaluated (cancel, failure, a passed deadline). */

@@ -735,28 +735,23 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
       ticksIn += d.status().ticksIn();
       ticksOut += d.status().ticksOut();
     }
-    ExitReport.CheckpointOutcome kept = ExitReport.CheckpointOutcome.NONE;
-    if (committedAny || !restored.isEmpty()) {
-      kept = ExitReport.CheckpointOutcome.KEPT;
-      if (f != null && f.fatal() != null && !f.fatal().resumable()) {
-        try {
-          if (checkpointer.setAside(f.fatal().line())) {
-            kept = ExitReport.CheckpointOutcome.SET_ASIDE;
-            warn("the checkpoint was set aside: " + f.fatal().kind() + " does not keep it"
-                + " resumable");
+    ExitReport.CheckpointOutcome kept = failures.checkpointOutcome(
+        committedAny || !restored.isEmpty(), why -> {
+          boolean aside = checkpointer.setAside(why);
+          if (aside) {
+            warn("the checkpoint was set aside: " + failures.get().fatal().kind()
+                + " does not keep it resumable");
           }
-        } catch (Exception e) {
-          warn("the checkpoint could not be set aside: " + e.getMessage());
-        }
-      }
-    }
+          return aside;
+        }, this::warn);
     List<String> w;
     synchronized (warningLog) {
       w = List.copyOf(warningLog);
     }
     ExitReport run = new ExitReport(outcome, f == null ? null : f.component(),
         f == null ? null : f.reason(), f == null ? null : f.cause(), ticksIn, ticksOut, drain,
-        revision, 0, w, f == null ? null : f.fatal(), ticksIn, kept, false);
+        revision, 0, w, f == null ? null : f.fatal(), ticksIn, kept,
+        failures.pastPointOfNoReturn());
     Map<Integer, Long> acked = new TreeMap<>();
     Map<Integer, Long> committed = new TreeMap<>();
     for (LaneLedger l : ledgers.values()) {
