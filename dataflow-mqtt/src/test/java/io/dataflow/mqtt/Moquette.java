@@ -4,6 +4,8 @@ import io.moquette.broker.Server;
 import io.moquette.broker.config.MemoryConfig;
 import io.moquette.interception.AbstractInterceptHandler;
 import io.moquette.interception.messages.InterceptPublishMessage;
+import io.moquette.interception.messages.InterceptSubscribeMessage;
+import io.moquette.interception.messages.InterceptUnsubscribeMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -27,6 +29,7 @@ public final class Moquette implements AutoCloseable {
   private final Path dataDir;
   private Server server;
   private final List<String> published = new ArrayList<>(); // guarded by itself
+  private final List<String> events = new ArrayList<>(); // guarded by itself
 
   private Moquette(int port, Path dataDir) {
     this.port = port;
@@ -67,6 +70,7 @@ public final class Moquette implements AutoCloseable {
     p.setProperty("data_path", dataDir.toString());
     p.setProperty("telemetry_enabled", "false");
     p.setProperty("immediate_buffer_flush", "true");
+    p.setProperty("intercept.thread_pool.size", "1"); // events in order
     p.setProperty("netty.so_reuseaddr", "true");
     server = new Server();
     try {
@@ -74,6 +78,20 @@ public final class Moquette implements AutoCloseable {
         @Override
         public String getID() {
           return "recorder";
+        }
+
+        @Override
+        public void onSubscribe(InterceptSubscribeMessage msg) {
+          synchronized (events) {
+            events.add(msg.getClientID() + " SUB " + msg.getTopicFilter());
+          }
+        }
+
+        @Override
+        public void onUnsubscribe(InterceptUnsubscribeMessage msg) {
+          synchronized (events) {
+            events.add(msg.getClientID() + " UNSUB " + msg.getTopicFilter());
+          }
         }
 
         @Override
@@ -99,6 +117,14 @@ public final class Moquette implements AutoCloseable {
     synchronized (published) {
       return published.stream().filter(m -> m.startsWith(topic + " "))
           .map(m -> m.substring(topic.length() + 1)).collect(Collectors.toList());
+    }
+  }
+
+  /** The SUBSCRIBE and UNSUBSCRIBE requests of {@code clientId}, in order: {@code SUB x}. */
+  public List<String> subscriptionEvents(String clientId) {
+    synchronized (events) {
+      return events.stream().filter(e -> e.startsWith(clientId + " "))
+          .map(e -> e.substring(clientId.length() + 1)).collect(Collectors.toList());
     }
   }
 

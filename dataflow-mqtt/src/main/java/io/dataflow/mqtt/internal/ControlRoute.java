@@ -8,9 +8,9 @@ import io.dataflow.core.IngressException;
 import io.dataflow.core.spi.Source;
 import io.dataflow.core.spi.SourceContext;
 import io.dataflow.io.internal.Json5;
-import io.dataflow.mqtt.MqttConfigException;
-import io.dataflow.reconfig.Bindings;
-import io.dataflow.reconfig.IoSpec;
+import io.dataflow.core.SourceLocation;
+import io.dataflow.core.spi.ControlRequest;
+import io.dataflow.io.internal.EncodedControlRequest;
 import io.dataflow.reconfig.ReconfigurationAck;
 import io.dataflow.reconfig.ReconfigurationAckSink;
 import io.dataflow.reconfig.ReconfigurationRequest;
@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The control route: a source that subscribes to the control topic and delivers each message
  * as a reconfiguration request (the request JSON5 format, plus an optional {@code id} that the
  * acknowledgement echoes), and the acknowledgement sink that publishes each acknowledgement as
- * JSON on {@code <control>/ack}. A message that is not a well-formed request, or whose topics
- * collide with the control topic, is answered there at once with an error and never reaches
- * the runtime.
+ * JSON on {@code <control>/ack}. Every message goes to the runtime in its order, a malformed one
+ * too: the runtime rejects it, and its acknowledgement carries the error, in the order of the
+ * requests. (The transport sets {@code RejectPolicy.KEEP_RUNNING}.)
  *
  * <p>Thread-safety: {@link #open} and {@link #close} on the owner thread, deliveries on Paho's
  * callback thread, {@link #deliver(ReconfigurationAck)} on the owner thread.
@@ -75,57 +75,61 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
     if (closed) {
       return false;
     }
+    String text = new String(payload, StandardCharsets.UTF_8);
     String origin = "mqtt " + from + " #" + sequence.incrementAndGet();
+    ControlRequest item;
+    String key;
     JsonNode id = null;
-    ReconfigurationRequest request;
     try {
-      ObjectNode node = (ObjectNode) Json5.parseObject(new String(payload,
-          StandardCharsets.UTF_8));
+      ObjectNode node = (ObjectNode) Json5.parseObject(text);
       id = node.remove("id");
-      request = RequestDecoder.decode(node.toString(), origin);
-      checkTopics(request);
+      completeSources(node);
+      try {
+        item = RequestDecoder.decode(node.toString(), origin);
+        key = origin;
+      } catch (RequestException e) {
+        // Rejected by the runtime in its place among the requests (same decoder, same error).
+        SourceLocation at = new SourceLocation(origin, 1, 1);
+        item = new EncodedControlRequest(node.toString(), at);
+        key = at.toString();
+      }
     } catch (Json5.SyntaxError e) {
-      publishError(id, origin, "malformed request (column " + e.column() + "): "
-          + e.getMessage());
-      return true;
-    } catch (RequestException | MqttConfigException e) {
-      publishError(id, origin, e.getMessage());
-      return true;
+      SourceLocation at = new SourceLocation(origin, 1, 1);
+      item = new EncodedControlRequest(text, at);
+      key = at.toString();
     }
     if (id != null) {
-      ids.put(origin, id);
+      ids.put(key, id);
     }
     try {
-      context.submitControl(request, Long.MAX_VALUE);
+      context.submitControl(item, Long.MAX_VALUE);
       return true;
     } catch (IngressException e) {
-      ids.remove(origin);
+      ids.remove(key);
       return false; // the runtime stopped: the broker keeps the request
     }
   }
 
-  /** Planning's collision rule, applied to the topics a request names. */
-  private void checkTopics(ReconfigurationRequest request) {
-    check(request.input(), "input");
-    check(request.output(), "output");
-  }
-
-  private void check(Bindings bindings, String side) {
-    if (bindings == null || bindings.endpoints() == null) {
+  /**
+   * Completes the sources a request lists: an {@code mqtt} source without a topic gets its
+   * name as topic (so that planning checks it against the control topic), and the route is
+   * kept when the request does not list it (the route that delivered a request must stay to
+   * deliver the next one).
+   */
+  private static void completeSources(ObjectNode request) {
+    JsonNode input = request.get("input");
+    JsonNode sources = input == null ? null : input.get("sources");
+    if (!(sources instanceof ObjectNode list)) {
       return;
     }
-    for (Map.Entry<String, IoSpec> e : bindings.endpoints().entrySet()) {
-      IoSpec spec = e.getValue();
-      if (spec.isKeep() || !MqttIoFactory.TYPE.equals(spec.type())) {
-        continue;
+    list.properties().forEach(e -> {
+      if (e.getValue() instanceof ObjectNode spec && spec.has("type")
+          && MqttIoFactory.TYPE.equals(spec.get("type").asText()) && !spec.has("topic")) {
+        spec.put("topic", e.getKey());
       }
-      if (side.equals("input")) {
-        String t = spec.params().getOrDefault("topic", e.getKey());
-        Topics.checkNotControl(topic, t, "input '" + e.getKey() + "'");
-      } else {
-        Topics.parseRoutes(spec.params().get("topics"), "output '" + e.getKey() + "'")
-            .forEach((stream, t) -> Topics.checkNotControl(topic, t, "output '" + stream + "'"));
-      }
+    });
+    if (!list.has(NAME)) {
+      list.putObject(NAME);
     }
   }
 
@@ -150,15 +154,6 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
     if (alsoTo != null) {
       alsoTo.deliver(ack);
     }
-  }
-
-  private void publishError(JsonNode id, String origin, String error) {
-    connection.publishEventually(Topics.ackTopic(topic), json(g -> {
-      writeId(g, id);
-      g.writeBooleanField("accepted", false);
-      g.writeStringField("error", error);
-      g.writeStringField("origin", origin);
-    }));
   }
 
   private static void writeId(JsonGenerator g, JsonNode id) throws IOException {
