@@ -40,6 +40,9 @@ class ControlRouteTest {
     runtime.start();
     assertThat(mqtt.awaitSubscribed(Duration.ofSeconds(10), "robot/1/x", "robot/control"))
         .isTrue();
+    // The broker records subscriptions after its SUBACK: wait for both before counting.
+    assertThat(TestClient.waitUntil(() -> broker.subscriptionEvents("monitor-control")
+        .containsAll(List.of("SUB robot/1/x", "SUB robot/control")), 10_000)).isTrue();
   }
 
   @AfterEach

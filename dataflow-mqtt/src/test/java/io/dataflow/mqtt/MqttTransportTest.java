@@ -197,4 +197,26 @@ class MqttTransportTest {
     assertThat(report.reason()).startsWith("gave up after 3 attempts")
         .contains("attempt 1: ", "attempt 2: ", "attempt 3: ", "unreachable");
   }
+
+  @Test
+  void aStoppedRunKeepsItsSessionAndTheNextRunGetsWhatWasPublishedMeanwhile() throws Exception {
+    TestClient robot = client();
+    String id = id("monitor");
+    Sinks.Collecting first = Sinks.collecting();
+    try (MqttTransport mqtt = MqttTransport.create(MqttOptions.builder(broker.url()).clientId(id)
+        .build())) {
+      DataflowRuntime runtime = start(mqtt, "in x\nout z = x", first);
+      assertThat(mqtt.awaitSubscribed(Duration.ofSeconds(10), "x")).isTrue();
+      robot.publish("x", "1");
+      assertThat(TestClient.waitUntil(() -> first.lines().size() == 1, 10_000)).isTrue();
+      runtime.stop(Duration.ofSeconds(5));
+      assertThat(runtime.awaitTermination(Duration.ofSeconds(10)).isCompleted()).isTrue();
+    }
+    robot.publish("x", "2"); // nobody connected: the broker keeps it for the session
+    Sinks.Collecting second = Sinks.collecting();
+    MqttTransport again = transport(MqttOptions.builder(broker.url()).clientId(id));
+    start(again, "in x\nout z = x", second);
+    assertThat(TestClient.waitUntil(() -> second.lines().size() == 1, 10_000)).isTrue();
+    assertThat(second.lines()).containsExactly("z[0] = Int(2)");
+  }
 }

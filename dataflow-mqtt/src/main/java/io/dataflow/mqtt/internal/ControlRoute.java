@@ -186,6 +186,11 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
   @Override
   public void close() {
     closed = true;
-    connection.unsubscribe(topic);
+    SourceContext ctx = context;
+    if (ctx != null && ctx.isClosed()) {
+      connection.release(topic); // the run ends: the session keeps the subscription
+    } else {
+      connection.unsubscribe(topic); // a cutover removed this source
+    }
   }
 }

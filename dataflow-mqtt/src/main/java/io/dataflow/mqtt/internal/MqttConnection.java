@@ -235,6 +235,16 @@ public final class MqttConnection implements MqttCallback {
     }
   }
 
+  /**
+   * Removes the handler of a topic filter but keeps the broker's subscription: the run is
+   * ending, and the persistent session keeps collecting the topic's messages for the next run
+   * with this client id. A message that arrives meanwhile is parked unacknowledged, so the
+   * broker delivers it again.
+   */
+  public void release(String topicFilter) {
+    handlers.remove(topicFilter);
+  }
+
   /** Removes the handler of a topic filter and unsubscribes. */
   public void unsubscribe(String topicFilter) {
     handlers.remove(topicFilter);

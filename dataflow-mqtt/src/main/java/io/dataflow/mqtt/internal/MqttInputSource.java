@@ -15,7 +15,9 @@ import java.util.function.Consumer;
  * Push-style: Paho's callback thread decodes each message and submits it (waiting for room in
  * the ingress queue, which holds the broker back); the message is acknowledged after admission.
  * Opening subscribes, closing unsubscribes: at a cutover, a source the request keeps stays
- * subscribed, a removed one is closed (unsubscribed) before an added one is opened.
+ * subscribed, a removed one is closed (unsubscribed) before an added one is opened. Closed at
+ * the end of the run (the ingress already closed), it keeps the broker's subscription, so the
+ * persistent session collects what is published until the next run with the same client id.
  *
  * <p>Thread-safety: {@link #open} and {@link #close} on the owner thread; deliveries on Paho's.
  */
@@ -94,6 +96,11 @@ public final class MqttInputSource implements Source {
   @Override
   public void close() {
     closed = true;
-    connection.unsubscribe(topic);
+    SourceContext ctx = context;
+    if (ctx != null && ctx.isClosed()) {
+      connection.release(topic); // the run ends: the session keeps the subscription
+    } else {
+      connection.unsubscribe(topic); // a cutover removed this source
+    }
   }
 }
