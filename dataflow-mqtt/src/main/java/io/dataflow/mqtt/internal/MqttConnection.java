@@ -184,7 +184,11 @@ public final class MqttConnection implements MqttCallback {
     connects++;
     attempts = 0;
     connected = true;
-    LOG.info("mqtt connected to {} as {}", broker, clientId);
+    if (connects == 1) {
+      LOG.debug("mqtt connected to {} as {}", broker, clientId);
+    } else {
+      LOG.info("mqtt reconnected to {} as {} (connection {})", broker, clientId, connects);
+    }
     handlers.keySet().forEach(this::sendSubscribe);
   }
 
