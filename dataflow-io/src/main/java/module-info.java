@@ -10,5 +10,6 @@ module io.dataflow.io {
   requires org.slf4j;
 
   exports io.dataflow.io;
-  exports io.dataflow.io.internal to io.dataflow.reconfig, io.dataflow.pipeline, io.dataflow.testkit;
+  exports io.dataflow.io.internal to io.dataflow.reconfig, io.dataflow.pipeline, io.dataflow.testkit,
+      io.dataflow.mqtt;
 }

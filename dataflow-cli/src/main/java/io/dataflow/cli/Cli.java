@@ -12,6 +12,10 @@ import io.dataflow.io.TraceException;
 import io.dataflow.io.TraceFileSource;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.SpecException;
+import io.dataflow.mqtt.MqttConfigException;
+import io.dataflow.mqtt.MqttOptions;
+import io.dataflow.mqtt.MqttTransport;
+import io.dataflow.mqtt.OnBadRecord;
 import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
 import io.dataflow.reconfig.RequestException;
 import java.io.IOException;
@@ -175,6 +179,88 @@ final class Cli {
   static int liveCommand(RunOptions options, Commands.Context ctx) {
     Source stdin = JsonLinesSource.stream("stdin", ctx.in(), "<stdin>");
     return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, ctx, true);
+  }
+
+  /** The MQTT options of {@code live --mqtt} (docs/mqtt.md). */
+  record Mqtt(String broker, String inputTopics, String outputTopics, String controlTopic,
+      String clientId, boolean skipBadRecords) {}
+
+  /**
+   * {@code live --mqtt}: inputs from their topics, outputs published to theirs and printed,
+   * requests on the control topic. Runs until Ctrl-C (the one-deadline shutdown) or a failure;
+   * a bad payload ends the run with exit status 1 after the earlier output, unless skipped.
+   */
+  static int liveMqttCommand(RunOptions options, Mqtt mqtt, Commands.Context ctx) {
+    PrintStream out = ctx.out();
+    PrintStream err = ctx.err();
+    DataflowProgram program;
+    try {
+      program = DataflowProgram.compile(options.spec().toString(), readSpec(options.spec()));
+    } catch (SpecException e) {
+      err.println(e.getMessage());
+      return INVALID;
+    } catch (IOException e) {
+      err.println(options.spec() + ": cannot read: " + describe(e));
+      return INVALID;
+    }
+    Consumer<String> warn = w -> err.println("warning: " + w);
+    MqttTransport transport;
+    DataflowRuntime runtime;
+    try {
+      MqttOptions.Builder o = MqttOptions.builder(mqtt.broker()).warnings(warn)
+          .inputTopics(mqtt.inputTopics()).outputTopics(mqtt.outputTopics())
+          .controlTopic(mqtt.controlTopic())
+          .onBadRecord(mqtt.skipBadRecords() ? OnBadRecord.SKIP : OnBadRecord.FAIL);
+      if (mqtt.clientId() != null) {
+        o.clientId(mqtt.clientId());
+      }
+      transport = MqttTransport.create(o.build());
+      OutputWriter writer = options.format().equals("jsonl") ? Sinks.jsonLines(out)
+          : Sinks.text(out);
+      ReconfigurableDataflowRuntimeBuilder builder = transport.attach(
+          ReconfigurableDataflowRuntimeBuilder.create().tap("stdout", writer), program, ack -> {
+            err.println(ack.toLine());
+            err.flush();
+          });
+      runtime = builder
+          .options(x -> x.withPolicy(ExecutionPolicy.SYNCHRONOUS)
+              .withContextTransfer(options.contextTransfer())
+              .withStatusEvery(options.statusEvery()))
+          .statusLines(line -> err.println(line + " " + transport.status().toLine()))
+          .warnings(warn)
+          .ioFactory(transport.ioFactory(new io.dataflow.reconfig.StandardIoFactory(out)))
+          .build();
+    } catch (MqttConfigException e) {
+      err.println("dataflow: " + e.getMessage());
+      return INVALID;
+    }
+    Thread hook = new Thread(() -> {
+      runtime.stop(Duration.ofSeconds(10));
+      try {
+        runtime.awaitTermination(Duration.ofSeconds(15));
+      } catch (InterruptedException | TimeoutException ignored) {
+        // exiting anyway
+      }
+      transport.close();
+    }, "dataflow-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    ExitReport report;
+    try {
+      runtime.start();
+      report = runtime.awaitTermination(Duration.ofDays(3650));
+    } catch (InterruptedException | TimeoutException e) {
+      err.println("dataflow: interrupted");
+      return FAILED;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException ignored) {
+        // already shutting down
+      }
+    }
+    transport.close();
+    out.flush();
+    return exitStatus(report, err);
   }
 
   private static int execute(RunOptions options, Source source, ExecutionPolicy policy,

@@ -393,18 +393,51 @@ final class Commands {
   }
 
   @Command(name = "live", sortOptions = false, footer = EXIT_STATUS,
-      customSynopsis = "dataflow live SPEC [--format text|jsonl] [--no-context-transfer]",
+      customSynopsis = {"dataflow live SPEC [--format text|jsonl] [--no-context-transfer]",
+          "       dataflow live SPEC --mqtt tcp://HOST:PORT [--input-topics x=robot/x,...]",
+          "                    [--output-topics z=robot/z,...] [--control-topic T]",
+          "                    [--client-id ID] [--on-bad-record fail|skip]"},
       description = {"Reads JSON Lines from stdin: one tick object per line ({\"x\": 1}) or a"
-          + " control line ({\"$reconfigure\": {...}}); prints the outputs as they are produced."})
+          + " control line ({\"$reconfigure\": {...}}); prints the outputs as they are produced.",
+          "With --mqtt, reads each input stream from its MQTT topic (the stream's name unless"
+              + " routed), publishes each output stream to its topic as well as printing it, and"
+              + " takes requests on the control topic (acknowledgements on T/ack)."})
   static final class Live implements Callable<Integer> {
     private final Context ctx;
     @Spec
     CommandSpec spec;
     @Mixin
     RunAndLive common;
+    @Option(names = "--mqtt", paramLabel = "tcp://HOST:PORT", order = 5,
+        description = "read inputs from and publish outputs to this MQTT broker")
+    String mqtt;
+    @Option(names = "--input-topics", paramLabel = "x=robot/x,...", order = 6,
+        description = "with --mqtt: the topics of some input streams (default: their names)")
+    String inputTopics;
+    @Option(names = "--output-topics", paramLabel = "z=robot/z,...", order = 7,
+        description = "with --mqtt: the topics of some output streams (default: their names)")
+    String outputTopics;
+    @Option(names = "--control-topic", paramLabel = "T", order = 8,
+        description = "with --mqtt: take reconfiguration requests on T, acknowledge on T/ack")
+    String controlTopic;
+    @Option(names = "--client-id", paramLabel = "ID", order = 9,
+        description = "with --mqtt: the client id naming the persistent session (dataflow)")
+    String clientId;
+    private String onBadRecord;
 
     Live(Context ctx) {
       this.ctx = ctx;
+    }
+
+    @Option(names = "--on-bad-record", paramLabel = "fail|skip", order = 10,
+        description = "with --mqtt: a bad payload fails the run (fail, the default) or is"
+            + " skipped with a warning (skip)")
+    void onBadRecord(String value) {
+      if (!value.equals("fail") && !value.equals("skip")) {
+        throw new UsageException(spec, "--on-bad-record must be fail or skip, not '"
+            + value + "'");
+      }
+      onBadRecord = value;
     }
 
     /** Not an option of live: named so that the error says where it belongs. */
@@ -415,7 +448,18 @@ final class Commands {
 
     @Override
     public Integer call() {
-      return Cli.liveCommand(common.options(null, null, 0, null), ctx);
+      RunOptions options = common.options(null, null, 0, null);
+      if (mqtt == null) {
+        String needsMqtt = inputTopics != null ? "--input-topics"
+            : outputTopics != null ? "--output-topics" : controlTopic != null ? "--control-topic"
+            : clientId != null ? "--client-id" : onBadRecord != null ? "--on-bad-record" : null;
+        if (needsMqtt != null) {
+          throw new UsageException(spec, needsMqtt + " needs --mqtt tcp://HOST:PORT");
+        }
+        return Cli.liveCommand(options, ctx);
+      }
+      return Cli.liveMqttCommand(options, new Cli.Mqtt(mqtt, inputTopics, outputTopics,
+          controlTopic, clientId, "skip".equals(onBadRecord)), ctx);
     }
   }
 

@@ -1,0 +1,100 @@
+package io.dataflow.mqtt.internal;
+
+import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.core.spi.Source;
+import io.dataflow.mqtt.MqttConfigException;
+import io.dataflow.mqtt.OnBadRecord;
+import io.dataflow.reconfig.IoFactory;
+import io.dataflow.reconfig.IoSpec;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The {@code mqtt} type of requests, over the transport's connection; every other type goes to
+ * the delegate. A source {@code {type: "mqtt", topic: "robot/x"}} is the source of the input
+ * stream of its name ({@code topic} defaults to that name); a destination
+ * {@code {type: "mqtt", topics: "z=robot/z"}} publishes every output stream it receives
+ * ({@code topics} routes some of them). Validation (at planning) rejects unknown parameters,
+ * malformed topics and topics that collide with the control topic.
+ *
+ * <p>Thread-safety: called on the owner thread.
+ */
+public final class MqttIoFactory implements IoFactory {
+  /** The type name in requests. */
+  public static final String TYPE = "mqtt";
+
+  private final IoFactory delegate;
+  private final MqttConnection connection;
+  private final String controlTopic;
+  private final OnBadRecord onBadRecord;
+  private final Consumer<String> warnings;
+  private final long flushTimeoutNanos;
+
+  /** A factory creating {@code mqtt} sources and destinations on {@code connection}. */
+  public MqttIoFactory(IoFactory delegate, MqttConnection connection, String controlTopic,
+      OnBadRecord onBadRecord, Consumer<String> warnings, long flushTimeoutNanos) {
+    this.delegate = delegate;
+    this.connection = connection;
+    this.controlTopic = controlTopic;
+    this.onBadRecord = onBadRecord;
+    this.warnings = warnings;
+    this.flushTimeoutNanos = flushTimeoutNanos;
+  }
+
+  @Override
+  public void validateSource(IoSpec spec) {
+    if (!TYPE.equals(spec.type())) {
+      delegate.validateSource(spec);
+      return;
+    }
+    only(spec, "topic");
+    String topic = spec.params().get("topic");
+    if (topic != null) {
+      Topics.validate(topic, "mqtt source", true);
+      Topics.checkNotControl(controlTopic, topic, "an mqtt source");
+    }
+  }
+
+  @Override
+  public Source createSource(String name, IoSpec spec) throws Exception {
+    if (!TYPE.equals(spec.type())) {
+      return delegate.createSource(name, spec);
+    }
+    validateSource(spec);
+    String topic = spec.params().getOrDefault("topic", name);
+    Topics.validate(topic, "mqtt source '" + name + "'", true);
+    Topics.checkNotControl(controlTopic, topic, "input '" + name + "'");
+    return new MqttInputSource(name, topic, null, connection, onBadRecord, warnings);
+  }
+
+  @Override
+  public void validateDestination(IoSpec spec) {
+    if (!TYPE.equals(spec.type())) {
+      delegate.validateDestination(spec);
+      return;
+    }
+    only(spec, "topics");
+    Topics.parseRoutes(spec.params().get("topics"), "mqtt destination").forEach((stream, t) ->
+        Topics.checkNotControl(controlTopic, t, "output '" + stream + "'"));
+  }
+
+  @Override
+  public OutputWriter createDestination(String name, IoSpec spec) throws Exception {
+    if (!TYPE.equals(spec.type())) {
+      return delegate.createDestination(name, spec);
+    }
+    validateDestination(spec);
+    return new MqttOutputWriter(connection,
+        Topics.parseRoutes(spec.params().get("topics"), "mqtt destination '" + name + "'"),
+        flushTimeoutNanos);
+  }
+
+  private static void only(IoSpec spec, String allowed) {
+    for (String p : spec.params().keySet()) {
+      if (!Set.of(allowed).contains(p)) {
+        throw new MqttConfigException("unknown parameter '" + p + "' of type 'mqtt' (expected "
+            + allowed + ")");
+      }
+    }
+  }
+}
