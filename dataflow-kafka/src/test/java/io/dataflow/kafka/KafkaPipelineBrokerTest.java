@@ -310,6 +310,41 @@ class KafkaPipelineBrokerTest {
         RECORDS, duplicates[0]);
   }
 
+  /**
+   * Catches: a control request not applied across the drivers, applied without moving the
+   * keys' history, or not acknowledged on the ack topic.
+   */
+  @Test
+  void controlTopicReconfiguresThePipelineAndAcknowledges() throws Exception {
+    broker.createTopic("cin", 2);
+    broker.createTopic("cout", 2);
+    broker.createTopic("ctl", 1);
+    broker.createTopic("ctl.ack", 1);
+    KafkaPipeline p = KafkaPipeline.builder().bootstrap(broker.bootstrap()).inputTopic("cin")
+        .outputTopic("cout").group("cg").controlTopic("ctl").instance("i1")
+        .specification("c.dsrv", "in x\nout z\nz = default(z[1], 0) + x")
+        .options(o -> o.withDrivers(2).withCommitEvery(Duration.ofMillis(100))).build();
+    p.start();
+    broker.send("cin", "a", "{\"x\": 1}");
+    broker.send("cin", "a", "{\"x\": 2}");
+    assertThat(broker.await("cout", 2, Duration.ofSeconds(60))).containsExactly(
+        "{\"key\":\"a\",\"tick\":0,\"z\":1}", "{\"key\":\"a\",\"tick\":1,\"z\":3}");
+    broker.send("ctl", "r1",
+        "{specification: 'in x\\nout z\\nz = default(z[1], 0) + 1 + x - x'}");
+    broker.send("ctl", "r2", "{specification: 'in x\\nout z\\nz = '}");
+    List<String> acks = broker.await("ctl.ack", 2, Duration.ofSeconds(60));
+    assertThat(acks).hasSize(2);
+    assertThat(acks.get(0)).isEqualTo("{\"instance\":\"i1\",\"controlOffset\":0,\"ok\":true,"
+        + "\"monitorRevision\":1,\"plan\":\"Transfer\",\"lanes\":[0,1],\"keys\":1}");
+    assertThat(acks.get(1)).startsWith("{\"instance\":\"i1\",\"controlOffset\":1,"
+        + "\"ok\":false,\"error\":");
+    broker.send("cin", "a", "{\"x\": 3}");
+    assertThat(broker.await("cout", 3, Duration.ofSeconds(60))).last()
+        .isEqualTo("{\"key\":\"a\",\"tick\":2,\"z\":4}");
+    p.shutdown(Duration.ofSeconds(10));
+    assertThat(p.awaitTermination(Duration.ofSeconds(30)).ok()).isTrue();
+  }
+
   /** Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values. */
   static long[] produce() {
     long[] xs = new long[RECORDS];

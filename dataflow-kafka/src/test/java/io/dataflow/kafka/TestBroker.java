@@ -84,6 +84,43 @@ final class TestBroker implements AutoCloseable {
     }
   }
 
+  /** The first {@code n} values of {@code topic} (all partitions, read_committed), bounded. */
+  List<String> await(String topic, int n, Duration timeout) {
+    List<String> out = new ArrayList<>();
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(),
+        new StringDeserializer())) {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (PartitionInfo i : c.partitionsFor(topic)) {
+        parts.add(new TopicPartition(topic, i.partition()));
+      }
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (out.size() < n && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+          out.add(r.value());
+        }
+      }
+    }
+    return out;
+  }
+
+  void send(String topic, String key, String value) throws Exception {
+    Properties p = new Properties();
+    p.put(org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        bootstrap());
+    try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+        new org.apache.kafka.clients.producer.KafkaProducer<>(p,
+            new org.apache.kafka.common.serialization.StringSerializer(),
+            new org.apache.kafka.common.serialization.StringSerializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, key, value))
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
   @Override
   public void close() throws Exception {
     cluster.close();
