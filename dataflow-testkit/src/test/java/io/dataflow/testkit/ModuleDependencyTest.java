@@ -31,8 +31,10 @@ class ModuleDependencyTest {
         Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
     ALLOWED.put("dataflow-testkit", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline"));
-    ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
+    ALLOWED.put("dataflow-kafka", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline"));
+    ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
+        "dataflow-reconfig", "dataflow-pipeline", "dataflow-kafka"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-testkit"));
   }
