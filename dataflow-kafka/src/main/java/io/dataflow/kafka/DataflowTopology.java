@@ -103,7 +103,10 @@ public final class DataflowTopology {
       return this;
     }
 
-    /** A control topic of reconfiguration requests; acknowledgements go to {@code topic.ack}. */
+    /**
+     * A control topic of reconfiguration requests (one partition: requests are ordered by
+     * offset); acknowledgements go to {@code topic.ack}.
+     */
     public Builder<K> controlTopic(String topic) {
       this.controlTopic = requireName(topic, "controlTopic");
       return this;
@@ -217,7 +220,14 @@ public final class DataflowTopology {
 
     @Override
     public void process(Record<String, String> record) {
-      long offset = context.recordMetadata().orElseThrow().offset();
+      org.apache.kafka.streams.processor.api.RecordMetadata md =
+          context.recordMetadata().orElseThrow();
+      if (md.partition() != 0) {
+        throw new org.apache.kafka.streams.errors.StreamsException("the control topic "
+            + md.topic() + " must have one partition (requests are ordered by offset); got a"
+            + " record of partition " + md.partition());
+      }
+      long offset = md.offset();
       if (record.value() != null) {
         store.put(controlKey(offset), record.value());
       }

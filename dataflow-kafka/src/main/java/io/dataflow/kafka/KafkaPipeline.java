@@ -35,6 +35,8 @@ public final class KafkaPipeline implements AutoCloseable {
   private final DataflowPipeline pipeline;
   private final KafkaCheckpointer checkpointer;
   private final KafkaControl control;
+  private final java.util.concurrent.atomic.AtomicBoolean released =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private KafkaPipeline(Builder b) {
     KafkaSource.Builder sb = KafkaSource.builder().bootstrap(b.bootstrap).topic(b.inputTopic)
@@ -85,6 +87,9 @@ public final class KafkaPipeline implements AutoCloseable {
   }
 
   private void release() {
+    if (!released.compareAndSet(false, true)) {
+      return;
+    }
     if (control != null) {
       control.close();
     }
