@@ -6,6 +6,7 @@ module io.dataflow.cli {
   requires io.dataflow.reconfig;
   requires io.dataflow.pipeline;
   requires io.dataflow.mqtt;
+  requires io.dataflow.kafka;
   requires info.picocli;
 
   opens io.dataflow.cli to info.picocli;

@@ -3,7 +3,9 @@
  * and exit report ({@code io.dataflow.pipeline}); what an integration implements
  * ({@code io.dataflow.pipeline.spi}); shipped sources, sinks and checkpointers
  * ({@code io.dataflow.pipeline.io}). The controller and driver agents
- * ({@code io.dataflow.pipeline.internal}) are exported only to the testkit, which steps them.
+ * ({@code io.dataflow.pipeline.internal}) are exported only to the testkit, which steps them,
+ * and to the Kafka module, whose source completes a revocation inside the consumer's rebalance
+ * callback ({@code SynchronousRevocation}).
  */
 module io.dataflow.pipeline {
   requires transitive io.dataflow.core;
@@ -20,5 +22,5 @@ module io.dataflow.pipeline {
   exports io.dataflow.pipeline.spi;
   exports io.dataflow.pipeline.io;
   exports io.dataflow.pipeline.micrometer;
-  exports io.dataflow.pipeline.internal to io.dataflow.testkit;
+  exports io.dataflow.pipeline.internal to io.dataflow.testkit, io.dataflow.kafka;
 }

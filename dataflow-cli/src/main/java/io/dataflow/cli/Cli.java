@@ -176,6 +176,66 @@ final class Cli {
     return exitStatus(report.run(), err) == OK ? OK : FAILED;
   }
 
+  /** What {@code kafka} runs with, besides the specification. */
+  record KafkaRun(Path spec, String bootstrap, String inputTopic, String outputTopic,
+      String group, String keyField, String controlTopic, String instance, int drivers) {}
+
+  /**
+   * Runs the keyed pipeline on Kafka until SIGTERM or Ctrl-C, which is the one-deadline
+   * shutdown with a final commit.
+   */
+  static int kafkaCommand(KafkaRun k, Commands.Context ctx) {
+    PrintStream err = ctx.err();
+    String text;
+    try {
+      text = readSpec(k.spec());
+    } catch (IOException e) {
+      err.println(k.spec() + ": cannot read: " + describe(e));
+      return INVALID;
+    }
+    Consumer<String> warn = w -> err.println("warning: " + w);
+    io.dataflow.kafka.KafkaPipeline pipeline;
+    try {
+      pipeline = io.dataflow.kafka.KafkaPipeline.builder().bootstrap(k.bootstrap())
+          .inputTopic(k.inputTopic()).outputTopic(k.outputTopic()).group(k.group())
+          .keyField(k.keyField()).controlTopic(k.controlTopic()).instance(k.instance())
+          .specification(k.spec().toString(), text)
+          .options(o -> o.withDrivers(k.drivers())).warnings(warn).build();
+    } catch (SpecException e) {
+      err.println(e.getMessage());
+      return INVALID;
+    } catch (org.apache.kafka.common.KafkaException e) {
+      err.println("dataflow: kafka: " + e.getMessage());
+      return FAILED;
+    }
+    Thread hook = new Thread(() -> {
+      pipeline.shutdown(Duration.ofSeconds(10));
+      try {
+        pipeline.awaitTermination(Duration.ofSeconds(15));
+      } catch (InterruptedException | TimeoutException ignored) {
+        // exiting anyway
+      }
+    }, "dataflow-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    io.dataflow.pipeline.PipelineExitReport report;
+    try {
+      pipeline.start();
+      report = pipeline.pipeline().run();
+    } catch (InterruptedException e) {
+      err.println("dataflow: interrupted");
+      return FAILED;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+        pipeline.close();
+      } catch (IllegalStateException ignored) {
+        // already shutting down: the hook releases it
+      }
+    }
+    err.println("committed " + report.committed());
+    return exitStatus(report.run(), err) == OK ? OK : FAILED;
+  }
+
   static int liveCommand(RunOptions options, Commands.Context ctx) {
     Source stdin = JsonLinesSource.stream("stdin", ctx.in(), "<stdin>");
     return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, ctx, true);

@@ -46,6 +46,7 @@ final class Commands {
     CommandLine cl = new CommandLine(new Dataflow(ctx));
     cl.addSubcommand("run", new Run(ctx));
     cl.addSubcommand("live", new Live(ctx));
+    cl.addSubcommand("kafka", new Kafka(ctx));
     cl.addSubcommand("check", new Check(ctx));
     cl.addSubcommand("snapshot", new CommandLine(new Snapshot(ctx))
         .addSubcommand("show", new SnapshotShow(ctx)));
@@ -460,6 +461,74 @@ final class Commands {
       }
       return Cli.liveMqttCommand(options, new Cli.Mqtt(mqtt, inputTopics, outputTopics,
           controlTopic, clientId, "skip".equals(onBadRecord)), ctx);
+    }
+  }
+
+  @Command(name = "kafka", sortOptions = false, footer = EXIT_STATUS,
+      customSynopsis = {"dataflow kafka SPEC --bootstrap HOST:PORT --input-topic T",
+          "                    --output-topic O --group G [--key FIELD]",
+          "                    [--control-topic C] [--instance NAME] [--drivers N]"},
+      description = {"Runs the keyed pipeline on Kafka: one monitor per key of the records of"
+          + " T (the record key, or FIELD of the JSON value), outputs to O, at-least-once"
+          + " commits for the consumer group G (lane state in the topic G.state).",
+          "Instances with the same group share the partitions. SIGTERM or Ctrl-C stops on one"
+              + " deadline with a final commit.",
+          "With --control-topic, reconfiguration requests on C are applied and acknowledged"
+              + " on C.ack."})
+  static final class Kafka implements Callable<Integer> {
+    private final Context ctx;
+    @Spec
+    CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "SPEC", description = "the specification file")
+    Path specFile;
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", required = true, order = 1,
+        description = "the Kafka brokers")
+    String bootstrap;
+    @Option(names = "--input-topic", paramLabel = "T", required = true, order = 2,
+        description = "the topic of the ticks (JSON Lines tick format)")
+    String inputTopic;
+    @Option(names = "--output-topic", paramLabel = "O", required = true, order = 3,
+        description = "the topic of the outputs, keyed by the monitor key")
+    String outputTopic;
+    @Option(names = "--group", paramLabel = "G", required = true, order = 4,
+        description = "the consumer group")
+    String group;
+    @Option(names = "--key", paramLabel = "FIELD", order = 5,
+        description = "the key is FIELD of each JSON value (default: the record key)")
+    String key;
+    @Option(names = "--control-topic", paramLabel = "C", order = 6,
+        description = "read reconfiguration requests from C, acknowledge on C.ack")
+    String controlTopic;
+    @Option(names = "--instance", paramLabel = "NAME", order = 7,
+        description = "this instance's name in thread names and acknowledgements (dataflow)")
+    String instance = "dataflow";
+    private int drivers = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    @Option(names = {"-h", "--help"}, usageHelp = true, order = 9,
+        description = "print this help and exit")
+    boolean help;
+
+    Kafka(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    @Option(names = "--drivers", paramLabel = "N", order = 8,
+        description = "N driver threads (cores - 1, at least 1)")
+    void drivers(String value) {
+      try {
+        drivers = Integer.parseInt(value);
+      } catch (NumberFormatException e) {
+        drivers = 0;
+      }
+      if (drivers < 1) {
+        throw new UsageException(spec, "--drivers must be a positive number, not '" + value
+            + "'");
+      }
+    }
+
+    @Override
+    public Integer call() {
+      return Cli.kafkaCommand(new Cli.KafkaRun(specFile, bootstrap, inputTopic, outputTopic,
+          group, key, controlTopic, instance, drivers), ctx);
     }
   }
 

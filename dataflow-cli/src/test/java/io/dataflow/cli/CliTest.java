@@ -206,6 +206,25 @@ class CliTest {
   }
 
   @Test
+  void kafkaNeedsItsTopicsAndGroup() {
+    Result r = cli("", "kafka", "x.dsrv", "--bootstrap", "localhost:9092");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--input-topic").endsWith(KAFKA_USAGE);
+    Result help = cli("", "kafka", "--help");
+    assertThat(help.status()).isZero();
+    assertThat(help.out()).startsWith("Usage: dataflow kafka SPEC --bootstrap HOST:PORT")
+        .contains("--control-topic=C");
+    Result noSpec = cli("", "kafka", dir.resolve("none.dsrv").toString(), "--bootstrap", "h:1",
+        "--input-topic", "t", "--output-topic", "o", "--group", "g");
+    assertThat(noSpec.status()).isEqualTo(2);
+    assertThat(noSpec.err()).contains("cannot read");
+  }
+
+  static final String KAFKA_USAGE = "Usage: dataflow kafka SPEC --bootstrap HOST:PORT"
+      + " --input-topic T --output-topic O --group G [--key FIELD] [--control-topic C]"
+      + " [--instance NAME] [--drivers N]\n";
+
+  @Test
   void missingFilesExitTwo() {
     Result r = cli("", "run", dir.resolve("none.dsrv").toString(), "--input-file",
         dir.resolve("none.input").toString());

@@ -33,8 +33,10 @@ class ModuleDependencyTest {
         "dataflow-reconfig", "dataflow-pipeline"));
     ALLOWED.put("dataflow-mqtt",
         Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
+    ALLOWED.put("dataflow-kafka", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
+        "dataflow-reconfig", "dataflow-pipeline"));
     ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
-        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt"));
+        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline", "dataflow-testkit"));
   }

@@ -7,6 +7,7 @@ import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.RuntimeState;
 import io.dataflow.core.RuntimeStatus;
 import io.dataflow.core.internal.Agent;
+import io.dataflow.core.internal.AgentRunner;
 import io.dataflow.core.internal.FailureGate;
 import io.dataflow.core.internal.OutputCloser;
 import io.dataflow.core.internal.Teardown;
@@ -52,7 +53,8 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * <p>Thread-safety: {@link #doWork()} on the controller's thread (or the test's stepping
  * thread); the request methods and {@link #status()} from any thread.
  */
-final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
+final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
+    SynchronousRevocation {
   private final String name;
   private final Clock clock;
   private final PipelineOptions options;
@@ -487,6 +489,42 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance {
     Set<Integer> all = new TreeSet<>();
     byDriver.values().forEach(all::addAll);
     revocations.add(new Revocation(all, barrier, until));
+  }
+
+  @Override
+  public boolean revokeAndAwait(Set<Integer> partitions) {
+    int before = revocations.size();
+    revoked(partitions);
+    if (revocations.size() == before) {
+      return true; // none of them was a lane
+    }
+    Revocation r = revocations.get(revocations.size() - 1);
+    boolean clean = true;
+    while (revocations.contains(r)) {
+      if (failures.isSet()) {
+        return false; // the run ends: nothing more is committed than the shutdown commits
+      }
+      long now = clock.nanoTime();
+      int work = drainEvents() + drainAcks();
+      if (now - r.deadline() >= 0) {
+        clean = r.barrier().isComplete() && pendingOf(r.lanes()) == 0;
+      }
+      work += progressRevocations(now);
+      if (work == 0) {
+        clock.parkUntil(Math.min(r.deadline(), now + AgentRunner.IDLE_PARK_NANOS));
+      }
+    }
+    publishStatus(clock.nanoTime());
+    return clean;
+  }
+
+  private long pendingOf(Set<Integer> lanes) {
+    long pending = 0;
+    for (int p : lanes) {
+      LaneLedger l = ledgers.get(p);
+      pending += l == null ? 0 : l.pending();
+    }
+    return pending;
   }
 
   private int progressRevocations(long now) {

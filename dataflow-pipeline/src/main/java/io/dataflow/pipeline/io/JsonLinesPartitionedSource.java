@@ -1,12 +1,7 @@
 package io.dataflow.pipeline.io;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.dataflow.core.SourceLocation;
 import io.dataflow.io.TraceException;
 import io.dataflow.io.internal.ContentLines;
-import io.dataflow.io.internal.Json5;
-import io.dataflow.io.internal.JsonValues;
-import io.dataflow.io.internal.TickShapes;
 import io.dataflow.pipeline.spi.PartitionedSource;
 import io.dataflow.pipeline.spi.SourceRecord;
 import java.io.IOException;
@@ -48,11 +43,10 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   private static final int MAX_BUFFERED = 65_536;
 
   private final Path file;
-  private final String keyField;
   private final int partitions;
   private final OnBadRecord onBadRecord;
   private final Consumer<String> warnings;
-  private final TickShapes shapes = new TickShapes();
+  private final KeyedJsonLines.Decoder decoder;
   private final List<ArrayDeque<SourceRecord>> buffered = new ArrayList<>();
   private final long[] offsets;
   private final long[] start;
@@ -71,7 +65,7 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   public JsonLinesPartitionedSource(Path file, String keyField, int partitions,
       OnBadRecord onBadRecord, Consumer<String> warnings) {
     this.file = Objects.requireNonNull(file, "file");
-    this.keyField = Objects.requireNonNull(keyField, "keyField");
+    this.decoder = KeyedJsonLines.decoder(Objects.requireNonNull(keyField, "keyField"));
     if (partitions < 1) {
       throw new IllegalArgumentException("at least one partition, not " + partitions);
     }
@@ -166,29 +160,9 @@ public final class JsonLinesPartitionedSource implements PartitionedSource {
   }
 
   private SourceRecord decode(String line) {
-    SourceLocation at = new SourceLocation(file.toString(), in.lineNo(), 1);
-    JsonNode node;
-    try {
-      node = Json5.parseObject(line);
-    } catch (Json5.SyntaxError e) {
-      throw new TraceException(new SourceLocation(file.toString(), in.lineNo(), e.column()),
-          "malformed JSON line: " + e.getMessage());
-    }
-    JsonNode k = node.get(keyField);
-    Object key;
-    if (k == null) {
-      throw new TraceException(at, "the record has no key field '" + keyField + "'");
-    } else if (k.isTextual()) {
-      key = k.asText();
-    } else if (k.isIntegralNumber() && k.canConvertToLong()) {
-      key = k.asLong();
-    } else {
-      throw new TraceException(at, "the key field '" + keyField + "' must be a string or an"
-          + " integer, not " + k);
-    }
-    int partition = Math.floorMod(key.hashCode(), partitions);
-    return new SourceRecord(partition, offsets[partition]++, key,
-        shapes.tick(JsonValues.tickValues(node, keyField, at)));
+    KeyedJsonLines.Keyed k = decoder.decode(line, file.toString(), in.lineNo());
+    int partition = Math.floorMod(k.key().hashCode(), partitions);
+    return new SourceRecord(partition, offsets[partition]++, k.key(), k.tick());
   }
 
   @Override

@@ -95,32 +95,8 @@ public final class KeyedSinks {
       }
     }
 
-    private static final com.fasterxml.jackson.core.JsonFactory FACTORY =
-        new com.fasterxml.jackson.core.JsonFactory();
-
     private static void json(StringBuilder sb, KeyedOutput o) {
-      java.io.StringWriter w = new java.io.StringWriter(64);
-      try (com.fasterxml.jackson.core.JsonGenerator g = FACTORY.createGenerator(w)) {
-        g.writeStartObject();
-        g.writeFieldName("key");
-        if (o.key() instanceof Long l) {
-          g.writeNumber(l);
-        } else {
-          g.writeString(o.key().toString());
-        }
-        g.writeNumberField("tick", o.tick());
-        Row row = o.row();
-        for (int i = 0; i < row.width(); i++) {
-          if (row.kind(i) != Kind.NOVAL) {
-            g.writeFieldName(o.layout().name(i));
-            io.dataflow.io.internal.JsonValues.write(g, row.get(i));
-          }
-        }
-        g.writeEndObject();
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException(e); // a string writer does not fail
-      }
-      sb.append(w).append('\n');
+      sb.append(KeyedJsonLines.outputLine(o)).append('\n');
     }
 
     @Override

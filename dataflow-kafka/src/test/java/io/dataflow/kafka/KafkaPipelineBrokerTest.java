@@ -1,0 +1,367 @@
+package io.dataflow.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dataflow.core.SystemClock;
+import io.dataflow.core.Tick;
+import io.dataflow.core.Value;
+import io.dataflow.pipeline.DataflowPipeline;
+import io.dataflow.pipeline.PipelineExitReport;
+import io.dataflow.pipeline.io.KeyedJsonLines;
+import io.dataflow.pipeline.spi.Acknowledgement;
+import io.dataflow.pipeline.spi.Checkpointer;
+import io.dataflow.pipeline.spi.KeyedOutput;
+import io.dataflow.pipeline.spi.KeyedSink;
+import io.dataflow.pipeline.spi.LaneCheckpoint;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The keyed pipeline against a real broker in this JVM (KRaft, loopback): records over 8
+ * partitions, a second instance joins the group mid-run, the first is then killed (its commits
+ * and outputs stop at once, no shutdown); every input's outputs are delivered at least once,
+ * with the values a lone monitor gives, and no commit ever passes an unacknowledged output.
+ */
+class KafkaPipelineBrokerTest {
+  static final int PARTITIONS = 8;
+  static final int KEYS = 1000;
+  static final int RECORDS = Integer.getInteger("dataflow.kafka.records", 1_000_000);
+  static final String SUM = DataflowProcessorTest.SUM;
+
+  static TestBroker broker;
+
+  @BeforeAll
+  static void start() throws Exception {
+    broker = new TestBroker();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  /** Which (partition, offset) had its outputs acknowledged, over every instance. */
+  static final class Acked {
+    final BitSet[] offsets = new BitSet[PARTITIONS];
+    final AtomicLong count = new AtomicLong();
+    final List<String> violations = new CopyOnWriteArrayList<>();
+    final Map<Long, CountDownLatch> thresholds = new HashMap<>();
+
+    Acked() {
+      for (int p = 0; p < PARTITIONS; p++) {
+        offsets[p] = new BitSet();
+      }
+    }
+
+    synchronized CountDownLatch at(long n) {
+      return thresholds.computeIfAbsent(n, k -> new CountDownLatch(1));
+    }
+
+    void mark(List<KeyedOutput> outputs) {
+      long added = 0;
+      for (KeyedOutput o : outputs) {
+        BitSet b = offsets[o.partition()];
+        synchronized (b) {
+          if (!b.get((int) o.offset())) {
+            b.set((int) o.offset());
+            added++;
+          }
+        }
+      }
+      long now = count.addAndGet(added);
+      synchronized (this) {
+        thresholds.forEach((n, latch) -> {
+          if (now >= n) {
+            latch.countDown();
+          }
+        });
+      }
+    }
+
+    synchronized List<Integer> firstGaps() {
+      List<Integer> gaps = new ArrayList<>();
+      for (BitSet b : offsets) {
+        synchronized (b) {
+          gaps.add(b.nextClearBit(0));
+        }
+      }
+      return gaps;
+    }
+
+    /** Records a violation when a record before {@code position} was not acknowledged. */
+    void checkCommit(int partition, long position) {
+      BitSet b = offsets[partition];
+      int firstGap;
+      synchronized (b) {
+        firstGap = b.nextClearBit(0);
+      }
+      if (firstGap < position) {
+        violations.add("partition " + partition + " committed " + position
+            + " but offset " + firstGap + " was not acknowledged");
+      }
+    }
+  }
+
+  /** The Kafka sink, which marks acknowledged outputs; killed, it drops every batch. */
+  static final class TrackingSink implements KeyedSink {
+    final KafkaSink delegate;
+    final Acked acked;
+    final AtomicBoolean killed = new AtomicBoolean();
+    final AtomicLong sent = new AtomicLong();
+    final CountDownLatch firstAck = new CountDownLatch(1);
+
+    TrackingSink(KafkaSink delegate, Acked acked) {
+      this.delegate = delegate;
+      this.acked = acked;
+    }
+
+    @Override
+    public void send(List<KeyedOutput> outputs, Acknowledgement ack) {
+      if (killed.get()) {
+        return; // a dead process neither writes nor acknowledges
+      }
+      sent.addAndGet(outputs.size());
+      delegate.send(outputs, new Acknowledgement() {
+        @Override
+        public void succeeded() {
+          acked.mark(outputs);
+          firstAck.countDown();
+          ack.succeeded();
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          ack.failed(error);
+        }
+      });
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+
+  /** The Kafka checkpointer, checked at every commit; killed, it commits nothing more. */
+  static final class CheckingCheckpointer implements Checkpointer {
+    final KafkaCheckpointer delegate;
+    final Acked acked;
+    final AtomicBoolean killed = new AtomicBoolean();
+    final AtomicLong commits = new AtomicLong();
+
+    CheckingCheckpointer(KafkaCheckpointer delegate, Acked acked) {
+      this.delegate = delegate;
+      this.acked = acked;
+    }
+
+    @Override
+    public Map<Integer, LaneCheckpoint> load() throws IOException {
+      return delegate.load();
+    }
+
+    @Override
+    public void commit(Map<Integer, LaneCheckpoint> lanes) throws IOException {
+      if (killed.get()) {
+        return;
+      }
+      lanes.values().forEach(c -> acked.checkCommit(c.partition(), c.position()));
+      delegate.commit(lanes);
+      commits.incrementAndGet();
+    }
+  }
+
+  record Instance(DataflowPipeline pipeline, TrackingSink sink, CheckingCheckpointer ckpt,
+      List<String> warnings) {}
+
+  static Instance instance(String name, Acked acked) {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    KafkaSource source = KafkaSource.builder().bootstrap(broker.bootstrap()).topic("pin")
+        .group("g").property("session.timeout.ms", "2000")
+        .property("heartbeat.interval.ms", "300").build();
+    KafkaCheckpointer k = new KafkaCheckpointer(source, "g.state", SystemClock.INSTANCE,
+        Duration.ofSeconds(30), warnings::add);
+    TrackingSink sink = new TrackingSink(new KafkaSink(broker.bootstrap(), "pout"), acked);
+    CheckingCheckpointer ckpt = new CheckingCheckpointer(k, acked);
+    DataflowPipeline p = DataflowPipeline.builder().specification("sum.dsrv", SUM)
+        .source(source).sink(sink).checkpointer(ckpt).warnings(warnings::add)
+        .options(o -> o.withName(name).withDrivers(2).withCommitEvery(Duration.ofMillis(200))
+            .withCloseTimeout(Duration.ofSeconds(10)))
+        .build();
+    return new Instance(p, sink, ckpt, warnings);
+  }
+
+  @Test
+  void rebalanceAndKillLoseNoOutputAndNeverCommitPastAnUnacknowledgedOne() throws Exception {
+    broker.createTopic("pin", PARTITIONS);
+    broker.createTopic("pout", PARTITIONS);
+    long[] xs = produce();
+    Acked acked = new Acked();
+    CountDownLatch quarter = acked.at(RECORDS / 4);
+    CountDownLatch half = acked.at(RECORDS / 2);
+    CountDownLatch all = acked.at(RECORDS);
+
+    Instance a = instance("a", acked);
+    long t0 = System.nanoTime();
+    a.pipeline().start();
+    assertThat(quarter.await(120, TimeUnit.SECONDS)).as("a quarter through a").isTrue();
+    System.out.printf("quarter after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    Instance b = instance("b", acked);
+    b.pipeline().start(); // joins the group: a revokes half of its partitions
+    assertThat(b.sink().firstAck.await(120, TimeUnit.SECONDS)).as("b took over partitions")
+        .isTrue();
+    assertThat(half.await(120, TimeUnit.SECONDS)).as("half through a and b").isTrue();
+    assertThat(a.sink().sent.get()).as("a still had partitions").isPositive();
+    System.out.printf("half after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    a.ckpt().killed.set(true); // killed: nothing it does from now on persists
+    a.sink().killed.set(true);
+    a.pipeline().cancel("killed");
+    a.pipeline().awaitTermination(Duration.ofSeconds(60));
+    boolean done = all.await(120, TimeUnit.SECONDS);
+    assertThat(done).as("every record acknowledged: %s acked, first gaps %s, b %s, warnings"
+        + " %s / %s", acked.count, acked.firstGaps(), b.pipeline().status(), a.warnings(),
+        b.warnings()).isTrue();
+    System.out.printf("all after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    b.pipeline().shutdown(Duration.ofSeconds(20));
+    PipelineExitReport rb = b.pipeline().awaitTermination(Duration.ofSeconds(60));
+    b.ckpt().delegate.close();
+
+    assertThat(acked.violations).isEmpty();
+    assertThat(rb.ok()).as("b: %s %s", rb, b.warnings()).isTrue();
+    assertThat(a.sink().sent.get()).as("a evaluated before it was killed").isPositive();
+    assertThat(a.ckpt().commits.get()).as("a committed before it was killed").isPositive();
+    assertThat(b.sink().sent.get()).isPositive();
+    assertThat(rb.committed().keySet()).as("b owned every partition at the end")
+        .hasSize(PARTITIONS);
+
+    // The group's offsets are at the end, and never past what was acknowledged.
+    try (Admin admin = broker.admin()) {
+      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets("g")
+          .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+      long total = 0;
+      for (Map.Entry<TopicPartition, OffsetAndMetadata> e : offsets.entrySet()) {
+        acked.checkCommit(e.getKey().partition(), e.getValue().offset());
+        total += e.getValue().offset();
+      }
+      assertThat(total).isEqualTo(RECORDS);
+    }
+    assertThat(acked.violations).isEmpty();
+
+    // Every input's output, at least once, with the lone monitor's values (a running sum).
+    Map<String, List<Long>> expected = new HashMap<>();
+    for (int i = 0; i < RECORDS; i++) {
+      List<Long> sums = expected.computeIfAbsent("k" + (i % KEYS), k -> new ArrayList<>());
+      sums.add((sums.isEmpty() ? 0 : sums.get(sums.size() - 1)) + xs[i]);
+    }
+    ObjectMapper json = new ObjectMapper();
+    Map<String, Map<Long, Long>> got = new HashMap<>();
+    long[] duplicates = new long[1];
+    List<String> wrong = new ArrayList<>();
+    broker.readAll("pout", (key, value) -> {
+      try {
+        JsonNode n = json.readTree(value);
+        long tick = n.get("tick").asLong();
+        long s = n.get("s").asLong();
+        Long before = got.computeIfAbsent(key, k -> new HashMap<>()).put(tick, s);
+        if (before != null) {
+          duplicates[0]++;
+          if (before != s) {
+            wrong.add(key + "@" + tick + ": " + before + " then " + s);
+          }
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    assertThat(wrong).as("a replayed output differs").isEmpty();
+    for (Map.Entry<String, List<Long>> e : expected.entrySet()) {
+      Map<Long, Long> g = got.getOrDefault(e.getKey(), Map.of());
+      assertThat(g).as("outputs of %s", e.getKey()).hasSize(e.getValue().size());
+      for (int t = 0; t < e.getValue().size(); t++) {
+        assertThat(g.get((long) t)).as("%s tick %s", e.getKey(), t).isEqualTo(e.getValue()
+            .get(t));
+      }
+    }
+    System.out.printf("keyed pipeline on Kafka: %d records, %d outputs repeated after the kill%n",
+        RECORDS, duplicates[0]);
+  }
+
+  /**
+   * Catches: a control request not applied across the drivers, applied without moving the
+   * keys' history, or not acknowledged on the ack topic.
+   */
+  @Test
+  void controlTopicReconfiguresThePipelineAndAcknowledges() throws Exception {
+    broker.createTopic("cin", 2);
+    broker.createTopic("cout", 2);
+    broker.createTopic("ctl", 1);
+    broker.createTopic("ctl.ack", 1);
+    KafkaPipeline p = KafkaPipeline.builder().bootstrap(broker.bootstrap()).inputTopic("cin")
+        .outputTopic("cout").group("cg").controlTopic("ctl").instance("i1")
+        .specification("c.dsrv", "in x\nout z\nz = default(z[1], 0) + x")
+        .options(o -> o.withDrivers(2).withCommitEvery(Duration.ofMillis(100))).build();
+    p.start();
+    broker.send("cin", "a", "{\"x\": 1}");
+    broker.send("cin", "a", "{\"x\": 2}");
+    assertThat(broker.await("cout", 2, Duration.ofSeconds(60))).containsExactly(
+        "{\"key\":\"a\",\"tick\":0,\"z\":1}", "{\"key\":\"a\",\"tick\":1,\"z\":3}");
+    broker.send("ctl", "r1",
+        "{specification: 'in x\\nout z\\nz = default(z[1], 0) + 1 + x - x'}");
+    broker.send("ctl", "r2", "{specification: 'in x\\nout z\\nz = '}");
+    List<String> acks = broker.await("ctl.ack", 2, Duration.ofSeconds(60));
+    assertThat(acks).hasSize(2);
+    assertThat(acks.get(0)).isEqualTo("{\"instance\":\"i1\",\"controlOffset\":0,\"ok\":true,"
+        + "\"monitorRevision\":1,\"plan\":\"Transfer\",\"lanes\":[0,1],\"keys\":1}");
+    assertThat(acks.get(1)).startsWith("{\"instance\":\"i1\",\"controlOffset\":1,"
+        + "\"ok\":false,\"error\":");
+    broker.send("cin", "a", "{\"x\": 3}");
+    assertThat(broker.await("cout", 3, Duration.ofSeconds(60))).last()
+        .isEqualTo("{\"key\":\"a\",\"tick\":2,\"z\":4}");
+    p.shutdown(Duration.ofSeconds(10));
+    assertThat(p.awaitTermination(Duration.ofSeconds(30)).ok()).isTrue();
+  }
+
+  /** Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values. */
+  static long[] produce() {
+    long[] xs = new long[RECORDS];
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p,
+        new StringSerializer(), new StringSerializer())) {
+      for (int i = 0; i < RECORDS; i++) {
+        xs[i] = i % 7;
+        producer.send(new ProducerRecord<>("pin", "k" + (i % KEYS),
+            KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))));
+      }
+      producer.flush();
+    }
+    return xs;
+  }
+}
