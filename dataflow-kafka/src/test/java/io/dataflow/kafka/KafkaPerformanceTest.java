@@ -113,10 +113,10 @@ class KafkaPerformanceTest {
           .checkpointer(ckpt).options(o -> o.withDrivers(2)
               .withCommitEvery(Duration.ofSeconds(2)))
           .build();
-      long t0 = System.nanoTime();
+      long t0 = SystemClock.INSTANCE.nanoTime();
       pipeline.start();
       assertThat(all.await(300, TimeUnit.SECONDS)).isTrue();
-      double pipelineRate = RECORDS / ((System.nanoTime() - t0) / 1e9);
+      double pipelineRate = RECORDS / ((SystemClock.INSTANCE.nanoTime() - t0) / 1e9);
       pipeline.shutdown(Duration.ofSeconds(30));
       assertThat(pipeline.awaitTermination(Duration.ofSeconds(60)).ok()).isTrue();
       ckpt.close();
@@ -130,7 +130,7 @@ class KafkaPerformanceTest {
       sp.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
       sp.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "2");
       sp.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-      long t1 = System.nanoTime();
+      long t1 = SystemClock.INSTANCE.nanoTime();
       try (KafkaStreams streams = new KafkaStreams(aggregate("perf-in", "perf-agg", true, () -> {
         if (counted.incrementAndGet() == RECORDS) {
           done.countDown();
@@ -141,7 +141,7 @@ class KafkaPerformanceTest {
         assertThat(done.await(300, TimeUnit.SECONDS)).isTrue();
       }
       assertThat(counted.get()).isGreaterThanOrEqualTo(RECORDS);
-      double aggregateRate = RECORDS / ((System.nanoTime() - t1) / 1e9);
+      double aggregateRate = RECORDS / ((SystemClock.INSTANCE.nanoTime() - t1) / 1e9);
       System.out.printf("broker, 8 partitions, %d keys, %d records: keyed pipeline %.0f"
           + " records/s, Kafka Streams aggregate %.0f records/s%n", KEYS, RECORDS,
           pipelineRate, aggregateRate);
@@ -171,11 +171,11 @@ class KafkaPerformanceTest {
       for (int i = 0; i < 20_000; i++) { // warm-up keys
         in.pipeInput("w" + i, value(i));
       }
-      long t0 = System.nanoTime();
+      long t0 = SystemClock.INSTANCE.nanoTime();
       for (int i = 0; i < TTD_RECORDS; i++) {
         in.pipeInput("k" + (i % KEYS), value(i));
       }
-      return TTD_RECORDS / ((System.nanoTime() - t0) / 1e9);
+      return TTD_RECORDS / ((SystemClock.INSTANCE.nanoTime() - t0) / 1e9);
     }
   }
 }

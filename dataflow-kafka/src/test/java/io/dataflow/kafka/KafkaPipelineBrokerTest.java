@@ -226,17 +226,17 @@ class KafkaPipelineBrokerTest {
     CountDownLatch all = acked.at(RECORDS);
 
     Instance a = instance("a", acked);
-    long t0 = System.nanoTime();
+    long t0 = SystemClock.INSTANCE.nanoTime();
     a.pipeline().start();
     assertThat(quarter.await(120, TimeUnit.SECONDS)).as("a quarter through a").isTrue();
-    System.out.printf("quarter after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    System.out.printf("quarter after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
     Instance b = instance("b", acked);
     b.pipeline().start(); // joins the group: a revokes half of its partitions
     assertThat(b.sink().firstAck.await(120, TimeUnit.SECONDS)).as("b took over partitions")
         .isTrue();
     assertThat(half.await(120, TimeUnit.SECONDS)).as("half through a and b").isTrue();
     assertThat(a.sink().sent.get()).as("a still had partitions").isPositive();
-    System.out.printf("half after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    System.out.printf("half after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
     a.ckpt().killed.set(true); // killed: nothing it does from now on persists
     a.sink().killed.set(true);
     a.pipeline().cancel("killed");
@@ -245,7 +245,7 @@ class KafkaPipelineBrokerTest {
     assertThat(done).as("every record acknowledged: %s acked, first gaps %s, b %s, warnings"
         + " %s / %s", acked.count, acked.firstGaps(), b.pipeline().status(), a.warnings(),
         b.warnings()).isTrue();
-    System.out.printf("all after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    System.out.printf("all after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
     b.pipeline().shutdown(Duration.ofSeconds(20));
     PipelineExitReport rb = b.pipeline().awaitTermination(Duration.ofSeconds(60));
     b.ckpt().delegate.close();

@@ -1,5 +1,6 @@
 package io.dataflow.kafka;
 
+import io.dataflow.core.SystemClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dataflow.core.Tick;
@@ -112,8 +113,8 @@ class KafkaStreamsBrokerTest {
     try (KafkaConsumer<String, String> c = new KafkaConsumer<>(cp, new StringDeserializer(),
         new StringDeserializer())) {
       c.subscribe(List.of("sout"));
-      long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
-      while (count < RECORDS && System.nanoTime() < deadline) {
+      long deadline = SystemClock.INSTANCE.nanoTime() + Duration.ofSeconds(150).toNanos();
+      while (count < RECORDS && SystemClock.INSTANCE.nanoTime() < deadline) {
         for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
           got.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value());
           count++;
