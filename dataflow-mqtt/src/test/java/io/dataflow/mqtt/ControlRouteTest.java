@@ -102,6 +102,22 @@ class ControlRouteTest {
     assertThat(tap.lines()).doesNotContain("z[0] = Int(100)");
   }
 
+  /**
+   * Catches: a source created by a request that admits values of the wrong type (they would
+   * fail in the monitor instead of as a bad payload naming the topic).
+   */
+  @Test
+  void aSourceAddedByARequestChecksItsStreamsDeclaredType() throws Exception {
+    robot.publish("robot/control", "{id: 'typed', specification: 'in x\\nin y: Int\\nout z = y',"
+        + " input: {sources: {x: {}, y: {type: 'mqtt', topic: 'robot/1/y'}}}}");
+    assertThat(acksReceived(1).get(0)).contains("\"accepted\":true");
+    assertThat(mqtt.awaitSubscribed(Duration.ofSeconds(10), "robot/1/y")).isTrue();
+    robot.publish("robot/1/y", "{\"value\": \"seven\"}");
+    io.dataflow.core.ExitReport report = runtime.awaitTermination(Duration.ofSeconds(10));
+    assertThat(report.reason()).startsWith("topic 'robot/1/y': bad payload: expected Int, got"
+        + " Str");
+  }
+
   @Test
   void keepsRetainedTopicsSubscribedWithoutAGap() throws Exception {
     int before = broker.subscriptionEvents("monitor-control").size();

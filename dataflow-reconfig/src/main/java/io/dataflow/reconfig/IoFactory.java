@@ -14,6 +14,16 @@ public interface IoFactory {
   /** Creates (but does not open) a source. */
   Source createSource(String name, IoSpec spec) throws Exception;
 
+  /**
+   * Creates (but does not open) a source for the replacement program {@code program}, which
+   * declares the input streams it will deliver (their declared types, say). The default ignores
+   * the program.
+   */
+  default Source createSource(String name, IoSpec spec,
+      io.dataflow.monitor.DataflowProgram program) throws Exception {
+    return createSource(name, spec);
+  }
+
   /** Checks a destination description without opening anything. */
   void validateDestination(IoSpec spec);
 

@@ -57,14 +57,27 @@ public final class MqttIoFactory implements IoFactory {
 
   @Override
   public Source createSource(String name, IoSpec spec) throws Exception {
+    return createSource(name, spec, null);
+  }
+
+  /**
+   * The source of input {@code name}; with the replacement {@code program}, payloads are
+   * checked against the stream's declared type before admission, as the transport's own
+   * sources are (a wrong type is a bad payload, skippable).
+   */
+  @Override
+  public Source createSource(String name, IoSpec spec,
+      io.dataflow.monitor.DataflowProgram program) throws Exception {
     if (!TYPE.equals(spec.type())) {
-      return delegate.createSource(name, spec);
+      return delegate.createSource(name, spec, program);
     }
     validateSource(spec);
     String topic = spec.params().getOrDefault("topic", name);
     Topics.validate(topic, "mqtt source '" + name + "'", true);
     Topics.checkNotControl(controlTopic, topic, "input '" + name + "'");
-    return new MqttInputSource(name, topic, null, connection, onBadRecord, warnings);
+    String declaredType = program == null ? null : program.stream(name)
+        .map(io.dataflow.monitor.DataflowProgram.StreamDefinition::declaredType).orElse(null);
+    return new MqttInputSource(name, topic, declaredType, connection, onBadRecord, warnings);
   }
 
   @Override

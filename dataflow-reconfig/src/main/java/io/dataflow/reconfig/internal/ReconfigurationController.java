@@ -1,5 +1,7 @@
 package io.dataflow.reconfig.internal;
 
+import io.dataflow.monitor.DataflowProgram;
+
 import io.dataflow.core.ComponentException;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,7 +155,7 @@ public final class ReconfigurationController implements ControlHandler {
     try {
       begin(CutoverStep.REBIND_INPUT);
       evaluateUnderTheOldConfiguration(plan.input(), runtime);
-      rebindInput(plan.input());
+      rebindInput(plan.input(), plan.candidate());
       inputOwners = new LinkedHashMap<>(planned.inputOwners());
 
       begin(CutoverStep.FLUSH_ENGINE);
@@ -221,14 +223,15 @@ public final class ReconfigurationController implements ControlHandler {
     runtime.evaluateAdmitted(boundary);
   }
 
-  private void rebindInput(InputPipelineReconfigurationPlan p) throws Exception {
+  private void rebindInput(InputPipelineReconfigurationPlan p, DataflowProgram candidate)
+      throws Exception {
     for (String name : p.removed()) {
       input.detach(name);
       sourceSpecs.remove(name);
     }
     for (Map.Entry<String, IoSpec> e : p.added().entrySet()) {
       input.attach(new InputPipelineSession.Binding(factory.createSource(e.getKey(),
-          e.getValue()), p.owners().get(e.getKey())));
+          e.getValue(), candidate), p.owners().get(e.getKey())));
       sourceSpecs.put(e.getKey(), e.getValue());
     }
     for (String name : p.unchanged()) {
