@@ -16,7 +16,6 @@ import io.dataflow.pipeline.spi.LaneCheckpoint;
 import io.dataflow.pipeline.spi.SourceRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
