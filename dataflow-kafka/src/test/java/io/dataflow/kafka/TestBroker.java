@@ -1,5 +1,6 @@
 package io.dataflow.kafka;
 
+import io.dataflow.core.SystemClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,9 +73,9 @@ final class TestBroker implements AutoCloseable {
       c.assign(parts);
       c.seekToBeginning(parts);
       Map<TopicPartition, Long> end = c.endOffsets(parts);
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      long deadline = SystemClock.INSTANCE.nanoTime() + Duration.ofSeconds(120).toNanos();
       while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-        if (System.nanoTime() > deadline) {
+        if (SystemClock.INSTANCE.nanoTime() > deadline) {
           throw new AssertionError("reading " + topic + " took longer than 120 s");
         }
         for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
@@ -98,8 +99,8 @@ final class TestBroker implements AutoCloseable {
       }
       c.assign(parts);
       c.seekToBeginning(parts);
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (out.size() < n && System.nanoTime() < deadline) {
+      long deadline = SystemClock.INSTANCE.nanoTime() + timeout.toNanos();
+      while (out.size() < n && SystemClock.INSTANCE.nanoTime() < deadline) {
         for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
           out.add(r.value());
         }
