@@ -108,9 +108,7 @@ final class Cli {
 
   static int runCommand(RunOptions options, Commands.Context ctx) {
     PrintStream err = ctx.err();
-    if (!Files.isReadable(options.inputFile())) {
-      err.println(options.inputFile() + ": cannot read: " + (Files.exists(options.inputFile())
-          ? "permission denied" : "no such file"));
+    if (!readable(options.inputFile(), err)) {
       return INVALID;
     }
     Source trace = TraceFileSource.open("trace", options.inputFile());
@@ -127,16 +125,11 @@ final class Cli {
   static int keyedRunCommand(RunOptions options, Keyed keyed, Commands.Context ctx) {
     PrintStream out = ctx.out();
     PrintStream err = ctx.err();
-    if (!Files.isReadable(options.inputFile())) {
-      err.println(options.inputFile() + ": cannot read: " + (Files.exists(options.inputFile())
-          ? "permission denied" : "no such file"));
+    if (!readable(options.inputFile(), err)) {
       return INVALID;
     }
-    String text;
-    try {
-      text = readSpec(options.spec());
-    } catch (IOException e) {
-      err.println(options.spec() + ": cannot read: " + describe(e));
+    String text = specText(options.spec(), err);
+    if (text == null) {
       return INVALID;
     }
     Consumer<String> warn = w -> err.println("warning: " + w);
@@ -186,11 +179,8 @@ final class Cli {
    */
   static int kafkaCommand(KafkaRun k, Commands.Context ctx) {
     PrintStream err = ctx.err();
-    String text;
-    try {
-      text = readSpec(k.spec());
-    } catch (IOException e) {
-      err.println(k.spec() + ": cannot read: " + describe(e));
+    String text = specText(k.spec(), err);
+    if (text == null) {
       return INVALID;
     }
     Consumer<String> warn = w -> err.println("warning: " + w);
@@ -253,14 +243,15 @@ final class Cli {
   static int liveMqttCommand(RunOptions options, Mqtt mqtt, Commands.Context ctx) {
     PrintStream out = ctx.out();
     PrintStream err = ctx.err();
+    String text = specText(options.spec(), err);
+    if (text == null) {
+      return INVALID;
+    }
     DataflowProgram program;
     try {
-      program = DataflowProgram.compile(options.spec().toString(), readSpec(options.spec()));
+      program = DataflowProgram.compile(options.spec().toString(), text);
     } catch (SpecException e) {
       err.println(e.getMessage());
-      return INVALID;
-    } catch (IOException e) {
-      err.println(options.spec() + ": cannot read: " + describe(e));
       return INVALID;
     }
     Consumer<String> warn = w -> err.println("warning: " + w);
@@ -327,11 +318,8 @@ final class Cli {
       Commands.Context ctx, boolean live) {
     PrintStream out = ctx.out();
     PrintStream err = ctx.err();
-    String text;
-    try {
-      text = readSpec(options.spec());
-    } catch (IOException e) {
-      err.println(options.spec() + ": cannot read: " + describe(e));
+    String text = specText(options.spec(), err);
+    if (text == null) {
       return INVALID;
     }
     // The progress line of a run, only when stderr is a terminal: with pipes, the streams get
@@ -467,6 +455,26 @@ final class Cli {
     String reason = cause == null ? report.reason() : describe(cause);
     err.println("dataflow: " + report.component() + " failed: " + reason);
     return FAILED;
+  }
+
+  /** The text of {@code spec}, or null after saying on {@code err} why it cannot be read. */
+  static String specText(Path spec, PrintStream err) {
+    try {
+      return readSpec(spec);
+    } catch (IOException e) {
+      err.println(spec + ": cannot read: " + describe(e));
+      return null;
+    }
+  }
+
+  /** True when {@code input} can be read; otherwise says why on {@code err}. */
+  static boolean readable(Path input, PrintStream err) {
+    if (Files.isReadable(input)) {
+      return true;
+    }
+    err.println(input + ": cannot read: " + (Files.exists(input) ? "permission denied"
+        : "no such file"));
+    return false;
   }
 
   static String readSpec(Path spec) throws IOException {

@@ -97,6 +97,20 @@ final class Commands {
     return sb.toString().strip();
   }
 
+  /** The positive number an option was given, or a usage error of {@code command}. */
+  static int positive(CommandSpec command, String option, String value) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(command, option + " must be a positive number, not '" + value
+        + "'");
+  }
+
   /** The first argument of {@code command} that looks like an option it does not have. */
   private static String firstUnknownOption(CommandLine command, String[] args) {
     int from = 0;
@@ -335,14 +349,14 @@ final class Commands {
     @Option(names = "--partitions", paramLabel = "N", order = 9,
         description = "with --key: split the records by key hash into N lanes (4)")
     void partitions(String value) {
-      partitions = positive("--partitions", value);
+      partitions = positive(common.spec, "--partitions", value);
       partitionsGiven = true;
     }
 
     @Option(names = "--drivers", paramLabel = "N", order = 10,
         description = "with --key: N driver threads (cores - 1, at least 1)")
     void drivers(String value) {
-      drivers = positive("--drivers", value);
+      drivers = positive(common.spec, "--drivers", value);
       driversGiven = true;
     }
 
@@ -355,19 +369,6 @@ final class Commands {
             + value + "'");
       }
       onBadRecord = value;
-    }
-
-    private int positive(String option, String value) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n >= 1) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw new UsageException(common.spec, option + " must be a positive number, not '" + value
-          + "'");
     }
 
     @Override
@@ -514,15 +515,7 @@ final class Commands {
     @Option(names = "--drivers", paramLabel = "N", order = 8,
         description = "N driver threads (cores - 1, at least 1)")
     void drivers(String value) {
-      try {
-        drivers = Integer.parseInt(value);
-      } catch (NumberFormatException e) {
-        drivers = 0;
-      }
-      if (drivers < 1) {
-        throw new UsageException(spec, "--drivers must be a positive number, not '" + value
-            + "'");
-      }
+      drivers = positive(spec, "--drivers", value);
     }
 
     @Override
