@@ -35,6 +35,7 @@ class ModuleDependencyTest {
         Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
     ALLOWED.put("dataflow-kafka", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline"));
+    ALLOWED.put("dataflow-runs", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io"));
     ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
