@@ -77,6 +77,8 @@ public final class Ledger implements AutoCloseable {
           .dataSource(new LedgerDataSource(url, properties))
           .locations("classpath:db/dataflow-runs")
           .table(HISTORY_TABLE)
+          // Flyway would record the database user in the history table: an identity in clear.
+          .installedBy("dataflow-runs")
           .load()
           .migrate();
     } catch (FlywayException e) {
