@@ -1,14 +1,12 @@
 package io.dataflow.mqtt.internal;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Predicate;
+import java.util.ArrayDeque;
 
 /**
  * The messages a connection received and has not acknowledged yet, in arrival order, bounded.
- * Paho's callback thread appends ({@link #add}); the owner thread reads by position and removes
- * ({@link #get}, {@link #remove}, {@link #removeIf}). Since only the owner removes, a position it
- * read stays valid until it removes something itself.
+ * Paho's callback thread appends ({@link #add}); the owner thread takes from the head
+ * ({@link #peek}, then {@link #removeFirst} once the message was consumed). Since only the owner
+ * removes, the head it peeked stays the head until it removes it.
  *
  * <p>Thread-safety: safe from any thread (one lock, held briefly; no callback runs under it).
  */
@@ -32,7 +30,7 @@ final class Inbox {
   }
 
   private final int capacity;
-  private final List<Message> waiting = new ArrayList<>(); // guarded by this
+  private final ArrayDeque<Message> waiting = new ArrayDeque<>(); // guarded by this
 
   Inbox(int capacity) {
     this.capacity = capacity;
@@ -58,25 +56,13 @@ final class Inbox {
     return Added.ADDED;
   }
 
-  /** The message at {@code index}, or null past the end. */
-  synchronized Message get(int index) {
-    return index < waiting.size() ? waiting.get(index) : null;
+  /** The oldest message, or null when none waits. */
+  synchronized Message peek() {
+    return waiting.peekFirst();
   }
 
-  /** Removes the message at {@code index}. Owner thread only. */
-  synchronized void remove(int index) {
-    waiting.remove(index);
-  }
-
-  /** Removes and returns the messages that {@code which} selects. Owner thread only. */
-  synchronized List<Message> removeIf(Predicate<Message> which) {
-    List<Message> removed = new ArrayList<>();
-    waiting.removeIf(m -> which.test(m) && removed.add(m));
-    return removed;
-  }
-
-  /** How many messages wait. */
-  synchronized int size() {
-    return waiting.size();
+  /** Removes the oldest message (the one {@link #peek} returned). Owner thread only. */
+  synchronized void removeFirst() {
+    waiting.pollFirst();
   }
 }

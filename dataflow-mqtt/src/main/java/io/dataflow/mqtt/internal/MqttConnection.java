@@ -51,9 +51,12 @@ import org.slf4j.LoggerFactory;
  * handler of its topic filter, and a message is acknowledged (PUBACK, manual acknowledgements)
  * only after its handler consumed it: admitted into the ingress queue, or reported as a bad
  * payload. A message the runtime never admitted is redelivered by the broker, in this session or
- * the next one with the same client id. A message for a topic without a handler (the broker
- * delivers the session's backlog as soon as it connects, before every source opened) waits
- * unacknowledged, without holding up the others, until a handler arrives.
+ * the next one with the same client id. The runtime opens every source before its first poll
+ * (and a cutover opens the added ones before the next), so a message that finds no handler when
+ * it is drained is one no source of the run reads: a source a request removed, or a
+ * subscription an earlier run with this client id left in the session. It is acknowledged with
+ * a warning (once per topic), since unacknowledged it would hold a place in the broker's window
+ * for good and, after a few of them, stop all delivery.
  *
  * <p><b>Acknowledging across connections.</b> A message remembers the connection it arrived on
  * and is acknowledged only on that one: packet ids belong to a connection. What was received but
@@ -98,7 +101,7 @@ public final class MqttConnection implements MqttCallback {
   private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
   private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
   private final Inbox inbox = new Inbox(MAX_INFLIGHT);
-  private final Set<String> removed = ConcurrentHashMap.newKeySet(); // unsubscribed filters
+  private final Set<String> unread = new java.util.HashSet<>(); // owner thread only
   private final Queue<Later> later = new ConcurrentLinkedQueue<>();
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong published = new AtomicLong();
@@ -237,7 +240,6 @@ public final class MqttConnection implements MqttCallback {
    */
   public void subscribe(String topicFilter, Handler handler) {
     handlers.put(topicFilter, handler);
-    removed.remove(topicFilter);
     if (connected) {
       sendSubscribe(topicFilter);
     }
@@ -277,15 +279,13 @@ public final class MqttConnection implements MqttCallback {
 
   /**
    * Removes the handler of a topic filter and unsubscribes (a cutover removed its source).
-   * Messages of its topics that arrived but were not admitted go to a source subscribed to
-   * them again by the same cutover; the next {@link #drain} acknowledges the others, since
-   * nobody will take them and unacknowledged they would hold the broker's window, and counts
-   * them in a warning. Owner thread only.
+   * Messages of its topics that arrived but were not admitted go to a source subscribed to them
+   * by the same cutover, if any; the next {@link #drain} acknowledges the others with a warning.
+   * Owner thread only.
    */
   public void unsubscribe(String topicFilter) {
     handlers.remove(topicFilter);
     subscribed.remove(topicFilter);
-    removed.add(topicFilter);
     if (connected) {
       try {
         client.unsubscribe(topicFilter);
@@ -298,52 +298,38 @@ public final class MqttConnection implements MqttCallback {
   /**
    * Hands waiting messages to their handlers in arrival order, up to a batch, and acknowledges
    * each one consumed. Stops at the first one its handler cannot take yet (the ingress queue is
-   * full), so order is kept; skips those without a handler. Owner thread only (the sources'
-   * polls; the first source polled delivers for all).
+   * full), so order is kept. Acknowledges one without a handler with a warning (once per
+   * topic). Owner thread only (the sources' polls; the first source polled delivers for all).
    *
    * @return how many were consumed
    */
   public int drain() {
     int consumed = 0;
-    int orphans = 0;
-    int i = 0;
     while (consumed < DRAIN_BATCH) {
-      Inbox.Message m = inbox.get(i);
+      Inbox.Message m = inbox.peek();
       if (m == null) {
         break;
       }
       Handler h = handlerFor(m.topic());
-      if (h == null && isRemoved(m.topic())) {
-        inbox.remove(i);
-        acknowledge(m);
-        orphans++;
-        continue;
-      }
       if (h == null) {
-        i++; // waits for its handler
-        continue;
-      }
-      if (!h.deliver(m.topic(), m.payload())) {
+        unread(m.topic());
+      } else if (!h.deliver(m.topic(), m.payload())) {
         break;
       }
-      inbox.remove(i);
-      acknowledge(m);
+      acknowledge(m); // before it leaves: a copy sent again meanwhile is still recognized
+      inbox.removeFirst();
       consumed++;
     }
-    if (orphans > 0) {
-      LOG.warn("mqtt: {} message(s) arrived on the topics of removed sources"
-          + " after their removal; acknowledged without evaluation", orphans);
-    }
-    return consumed + orphans;
+    return consumed;
   }
 
-  private boolean isRemoved(String topic) {
-    for (String f : removed) {
-      if (MqttTopic.isMatched(f, topic)) {
-        return true;
-      }
+  private void unread(String topic) {
+    if (unread.add(topic)) {
+      LOG.warn("mqtt: a message on '{}', which no source of this run reads (a source a request"
+          + " removed, or a subscription an earlier run with client id '{}' left in the"
+          + " session), acknowledged without evaluation; logged once per topic", topic,
+          clientId);
     }
-    return false;
   }
 
   private void acknowledge(Inbox.Message m) {
@@ -356,11 +342,6 @@ public final class MqttConnection implements MqttCallback {
       // Not acknowledged: the broker delivers it again (a duplicate QoS 1 allows).
       LOG.debug("mqtt acknowledgement of a message on '{}' failed: {}", m.topic(), describe(e));
     }
-  }
-
-  /** How many received messages wait for admission. */
-  int waiting() {
-    return inbox.size();
   }
 
   /**

@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  * Pull-style: the connection keeps what arrives ({@link MqttConnection#drain}); the owner
  * thread's poll decodes each message and offers it without waiting, and the message is
  * acknowledged after admission; one that does not fit waits for the next poll (the broker's
- * window then holds it back). Opening subscribes, closing unsubscribes: at a cutover, a source the request keeps stays
- * subscribed, a removed one is closed (unsubscribed) before an added one is opened. Closed at
+ * window then holds it back). Opening subscribes, closing unsubscribes: at a cutover, a source
+ * the request keeps stays subscribed, a removed one is closed (unsubscribed) before an added one
+ * is opened. Closed at
  * the end of the run (the ingress already closed), it keeps the broker's subscription, so the
  * persistent session collects what is published until the next run with the same client id.
  *
