@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MqttTransport implements AutoCloseable {
   /** The name of the destination that publishes the output streams. */
-  public static final String DESTINATION = "mqtt";
+  private static final String DESTINATION = "mqtt";
   private static final Logger LOG = LoggerFactory.getLogger(MqttTransport.class);
   private final MqttOptions options;
   private final MqttConnection connection;

@@ -4,7 +4,6 @@ import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.spi.Source;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.mqtt.MqttConfigException;
-import io.dataflow.mqtt.MqttTransport;
 import io.dataflow.mqtt.OnBadRecord;
 import io.dataflow.reconfig.Bindings;
 import io.dataflow.reconfig.IoFactory;
@@ -81,8 +80,9 @@ public final class MqttIoFactory implements IoFactory {
    * data topic by default, with their names: an input given an {@code mqtt} source without a
    * topic, and every output (an {@code mqtt} destination publishes each stream it is not routed
    * to under its name), unless the transport's or the request's {@code mqtt} routes send it
-   * elsewhere, or the request leaves no {@code mqtt} destination. (New inputs without a source
-   * get theirs from {@link #defaultSource}, validated with its topic.)
+   * elsewhere, or the request leaves no destination that may be an {@code mqtt} one (every one it
+   * lists has another type). (New inputs without a source get theirs from
+   * {@link #defaultSource}, validated with its topic.)
    */
   @Override
   public void validateProgram(DataflowProgram candidate, ReconfigurationRequest request) {
@@ -107,8 +107,8 @@ public final class MqttIoFactory implements IoFactory {
         if (TYPE.equals(spec.type())) {
           published = true;
           routes.putAll(Topics.parseRoutes(spec.params().get("topics"), "mqtt destination"));
-        } else if (spec.isKeep() && MqttTransport.DESTINATION.equals(e.getKey())) {
-          published = true;
+        } else if (spec.isKeep()) {
+          published = true; // kept as it is: it may be an mqtt destination
         }
       }
     }
