@@ -241,6 +241,68 @@ class ReconfigurationTest {
     }
   }
 
+  /**
+   * Catches: a new input stream left without a source when the request names none, or given a
+   * default one although the request binds it to another source (or it is not new).
+   */
+  @Test
+  void aNewInputStreamWithoutASourceGetsTheFactorysDefaultOne() {
+    List<String> created = new java.util.ArrayList<>();
+    List<String> asked = new java.util.ArrayList<>();
+    io.dataflow.reconfig.IoFactory factory = new io.dataflow.reconfig.IoFactory() {
+      @Override
+      public void validateSource(IoSpec spec) {
+        if (!"quiet".equals(spec.type())) {
+          throw new IllegalArgumentException("unknown type '" + spec.type() + "'");
+        }
+      }
+
+      @Override
+      public io.dataflow.core.spi.Source createSource(String name, IoSpec spec) {
+        created.add(name);
+        return new io.dataflow.core.spi.Source() {
+          @Override
+          public String name() {
+            return name;
+          }
+
+          @Override
+          public void open(io.dataflow.core.spi.SourceContext context) {}
+
+          @Override
+          public void close() {}
+        };
+      }
+
+      @Override
+      public IoSpec defaultSource(String stream) {
+        asked.add(stream);
+        return IoSpec.of("quiet", Map.of());
+      }
+
+      @Override
+      public void validateDestination(IoSpec spec) {
+        throw new IllegalArgumentException("no destinations");
+      }
+
+      @Override
+      public io.dataflow.core.spi.OutputWriter createDestination(String name, IoSpec spec) {
+        throw new IllegalArgumentException("no destinations");
+      }
+    };
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z = x").ioFactory(factory)
+        .build()) {
+      ReconfigurationAck first = h.reconfigure("in x\nin w\nout z = x");
+      ReconfigurationAck second = h.reconfigure(new ReconfigurationRequest(
+          "in x\nin w\nin v\nin u\nout z = x", new Bindings(null, Map.of("v", "w")), null,
+          "test"));
+      assertThat(first.accepted()).isTrue();
+      assertThat(second.accepted()).as("%s", second.reason()).isTrue();
+      assertThat(created).containsExactly("w", "u");
+      assertThat(asked).containsExactly("w", "u");
+    }
+  }
+
   @Test
   void anUnboundDestinationGetsTheStreamsNoDestinationNamesBeforeAndAfterARequest() {
     Sinks2 sinks = new Sinks2();

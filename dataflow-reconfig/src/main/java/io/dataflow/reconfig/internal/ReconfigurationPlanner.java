@@ -45,10 +45,17 @@ public final class ReconfigurationPlanner {
   Result plan(ReconfigurationRequest request, Active active) {
     // 1. validate, 2. compile the replacement
     DataflowProgram candidate = compile(request);
-    // 3. input
+    try {
+      factory.validateProgram(candidate, request);
+    } catch (IllegalArgumentException e) {
+      throw new ReconfigurationException(e.getMessage(), e);
+    }
+    // 3. input (a new input stream without a source gets the factory's default one)
+    List<String> newInputs = new ArrayList<>(candidate.inputs().names());
+    newInputs.removeAll(active.program().inputs().names());
     Side in = side(request.input(), active.sources(), active.sourceSpecs(),
         active.inputOwners(), names(candidate.inputs().names()), "source", "input",
-        true);
+        newInputs);
     boolean inChanged = !names(active.program().inputs().names())
         .equals(names(candidate.inputs().names())) || !in.moved.isEmpty();
     InputPipelineReconfigurationPlan inputPlan = new InputPipelineReconfigurationPlan(
@@ -56,7 +63,7 @@ public final class ReconfigurationPlanner {
     // 4. output
     Side out = side(request.output(), active.destinations(), active.destinationSpecs(),
         active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
-        false);
+        null);
     boolean outChanged = !names(active.program().outputs().names())
         .equals(names(candidate.outputs().names())) || !out.moved.isEmpty();
     OutputPipelineReconfigurationPlan outputPlan = new OutputPipelineReconfigurationPlan(
@@ -137,9 +144,16 @@ public final class ReconfigurationPlanner {
     Map<String, String> owners;
   }
 
+  /**
+   * Plans one side.
+   *
+   * @param newInputs on the input side, the input streams the active program lacks (which may
+   *     get the factory's default source); null on the output side
+   */
   private Side side(Bindings b, Map<String, Set<String>> current, Map<String, IoSpec> specs,
       Map<String, String> explicit, Set<String> streamNames, String what, String half,
-      boolean input) {
+      List<String> newInputs) {
+    boolean input = newInputs != null;
     Side s = new Side();
     Set<String> finalSet = new java.util.LinkedHashSet<>();
     if (b == null || b.endpoints() == null) {
@@ -171,6 +185,9 @@ public final class ReconfigurationPlanner {
           s.removed.add(name);
         }
       }
+    }
+    if (input) {
+      defaultSources(b, newInputs, finalSet, s);
     }
     // Explicit ownership: what was bound before (for streams that still exist) plus the request.
     Map<String, String> owners = new LinkedHashMap<>();
@@ -219,6 +236,24 @@ public final class ReconfigurationPlanner {
       }
     }
     return s;
+  }
+
+  /**
+   * Adds the factory's default source for each new input stream that has none: no source of
+   * its name after the request and no explicit binding in it.
+   */
+  private void defaultSources(Bindings b, List<String> newInputs, Set<String> finalSet, Side s) {
+    for (String stream : newInputs) {
+      if (finalSet.contains(stream) || (b != null && b.streams().containsKey(stream))) {
+        continue;
+      }
+      IoSpec spec = factory.defaultSource(stream);
+      if (spec != null) {
+        validate(spec, "source", stream, true);
+        finalSet.add(stream);
+        s.added.put(stream, spec);
+      }
+    }
   }
 
   /** The one endpoint that took every stream before, or null when that is ambiguous. */
