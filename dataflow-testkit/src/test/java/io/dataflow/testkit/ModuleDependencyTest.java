@@ -37,7 +37,8 @@ class ModuleDependencyTest {
         "dataflow-reconfig", "dataflow-pipeline"));
     ALLOWED.put("dataflow-runs", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io"));
     ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
-        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka"));
+        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka",
+        "dataflow-runs"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline", "dataflow-testkit"));
   }
