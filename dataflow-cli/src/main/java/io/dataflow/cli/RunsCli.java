@@ -90,7 +90,7 @@ final class RunsCli {
             + run.currentAttempt().number() + ": the attempt before it expired before dispatch"
             + " and was closed as recovered");
       }
-      return RunsReport.outcome(run, err);
+      return RunsReport.outcome(run, runs, err);
     } catch (SpecException e) {
       err.println(e.getMessage());
       return Cli.INVALID;

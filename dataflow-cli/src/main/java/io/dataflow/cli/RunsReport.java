@@ -37,9 +37,10 @@ final class RunsReport {
 
   /**
    * The exit status of the run's status (0 succeeded, 1 failed, 3 outcome unknown, 4 running),
-   * after saying on {@code err} what an operator needs to know about anything but a success.
+   * after saying on {@code err} what an operator needs to know about anything but a success
+   * ({@code runs} inspects a directory target for an unresolved run).
    */
-  static int outcome(RunRecord run, PrintStream err) {
+  static int outcome(RunRecord run, DurableRuns runs, PrintStream err) {
     switch (run.status()) {
       case SUCCEEDED:
         return Cli.OK;
@@ -48,7 +49,7 @@ final class RunsReport {
             ? "resolved by an operator: " + run.resolutionEvidence() : run.failure()));
         return Cli.FAILED;
       case OUTCOME_UNKNOWN:
-        unresolved(run, null).forEach(w -> err.println("warning: " + w));
+        unresolved(run, runs).forEach(w -> err.println("warning: " + w));
         return RunsCli.OUTCOME_UNKNOWN;
       case RUNNING:
       case PENDING:
@@ -129,8 +130,8 @@ final class RunsReport {
 
   /**
    * What an operator does about an unresolved run: the sink to inspect with the idempotency key
-   * and the recorded output digest, and the command that records the decision. With
-   * {@code runs} and a directory target, also what the directory holds (read only).
+   * and the recorded output digest, and the command that records the decision. For a
+   * directory target, also what the directory holds (read only, through {@code runs}).
    */
   static List<String> unresolved(RunRecord r, DurableRuns runs) {
     List<String> lines = new ArrayList<>();
@@ -140,7 +141,7 @@ final class RunsReport {
         + " and no conclusive response was recorded; it is never retried automatically");
     lines.add("inspect the sink for idempotency key '" + r.idempotencyKey()
         + "' and output digest " + r.outputDigest());
-    if (runs != null && r.target() != null && r.target().startsWith("dir:")
+    if (r.target() != null && r.target().startsWith("dir:")
         && r.outputDigest() != null) {
       lines.add(inspection(r, runs));
     }
