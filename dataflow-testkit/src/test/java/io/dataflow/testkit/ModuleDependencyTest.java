@@ -87,4 +87,20 @@ class ModuleDependencyTest {
       }
     }
   }
+
+  /**
+   * The command line is an application of the library's API: no main source of dataflow-cli
+   * names an internal package (it runs on the class path, where nothing else would stop it).
+   */
+  @Test
+  void theCommandLineUsesNoInternalPackage() throws IOException {
+    Path root = ProjectFiles.root();
+    Pattern internal = Pattern.compile("io\\.dataflow\\.[a-z.]*\\binternal\\b");
+    try (Stream<Path> files = Files.walk(root.resolve("dataflow-cli/src/main/java"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        assertThat(Files.readString(f)).as("%s", root.relativize(f))
+            .doesNotContainPattern(internal);
+      }
+    }
+  }
 }
