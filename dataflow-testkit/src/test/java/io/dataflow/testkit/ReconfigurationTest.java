@@ -322,6 +322,45 @@ class ReconfigurationTest {
   }
 
   @Test
+  void aTapKeepsEveryStreamWhenARequestListsTheDestinationsWithoutIt() {
+    // Mutation caught: the planner removing every destination a request does not list, taps
+    // included (the harness collects its trace through the tap "collected").
+    Sinks2 sinks = new Sinks2();
+    String spec = "in x\nout a\nout b\na = x\nb = x + 1";
+    try (DataflowHarness h = DataflowHarness.forSpec(spec)
+        .destination("alerts", sinks.alerts, java.util.Set.of("b"), null)
+        .destination("extra", sinks.extra).build()) {
+      h.tick("x", 1);
+      ReconfigurationAck ack = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(Map.of("extra", IoSpec.KEEP), null), "test"));
+      assertThat(ack.accepted()).as("%s", ack.reason()).isTrue();
+      h.tick("x", 2);
+      assertThat(h.trace()).hasLines("a[0] = Int(1)", "b[0] = Int(2)", "a[1] = Int(2)",
+          "b[1] = Int(3)");
+      assertThat(sinks.extra.rows()).extracting(r -> r.values().keySet())
+          .containsExactly(java.util.Set.of("a"), java.util.Set.of("a", "b"));
+    }
+  }
+
+  @Test
+  void aRequestThatNamesATapIsRefusedAndChangesNothing() {
+    String spec = "in x\nout a\na = x";
+    try (DataflowHarness h = DataflowHarness.forSpec(spec)
+        .options(o -> o.withRejectPolicy(RejectPolicy.KEEP_RUNNING)).build()) {
+      ReconfigurationAck listed = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(Map.of("collected", IoSpec.of("stdout", Map.of())), null), "test"));
+      ReconfigurationAck bound = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(null, Map.of("a", "collected")), "test"));
+      h.tick("x", 7);
+      assertThat(listed.accepted()).isFalse();
+      assertThat(listed.reason()).contains("destination 'collected' is a tap");
+      assertThat(bound.accepted()).isFalse();
+      assertThat(bound.reason()).contains("bound to tap 'collected'");
+      assertThat(h.trace()).hasValues("a", 7);
+    }
+  }
+
+  @Test
   void aStreamBoundToASourceIsTakenFromThatSourceOnly() {
     CallLog log = new CallLog();
     ScriptedSource a = new ScriptedSource("a", log).batch(Values.row("x", 1, "y", 100))

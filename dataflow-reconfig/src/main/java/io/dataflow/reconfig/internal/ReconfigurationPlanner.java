@@ -26,7 +26,7 @@ public final class ReconfigurationPlanner {
   record Active(DataflowProgram program, boolean monitorFailed, Map<String, Set<String>> sources,
       Map<String, IoSpec> sourceSpecs, Map<String, String> inputOwners,
       Map<String, Set<String>> destinations, Map<String, IoSpec> destinationSpecs,
-      Map<String, String> outputOwners) {}
+      Map<String, String> outputOwners, Set<String> taps) {}
 
   /** The plan plus the explicit ownership to remember once it is applied. */
   record Result(RuntimeReconfigurationPlan plan, Map<String, String> inputOwners,
@@ -60,9 +60,9 @@ public final class ReconfigurationPlanner {
         .equals(names(candidate.inputs().names())) || !in.moved.isEmpty();
     InputPipelineReconfigurationPlan inputPlan = new InputPipelineReconfigurationPlan(
         in.unchanged, in.added, in.removed, in.routing, in.moved, inChanged);
-    // 4. output
-    Side out = side(request.output(), active.destinations(), active.destinationSpecs(),
-        active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
+    // 4. output (taps are the application's: a request cannot remove, replace or bind them)
+    Side out = side(withoutTaps(request.output(), active.taps()), active.destinations(),
+        active.destinationSpecs(), active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
         null);
     boolean outChanged = !names(active.program().outputs().names())
         .equals(names(candidate.outputs().names())) || !out.moved.isEmpty();
@@ -132,6 +132,36 @@ public final class ReconfigurationPlanner {
       return new MonitorReconfigurationPlan.RetainExact();
     }
     return new MonitorReconfigurationPlan.Transfer(TransferMapping.plan(active, candidate));
+  }
+
+  /**
+   * The request's output bindings without the taps it lists as {@code keep} (a no-op: a tap
+   * always stays); a tap given a type or bound to a stream is refused.
+   */
+  private static Bindings withoutTaps(Bindings b, Set<String> taps) {
+    if (b == null || taps.isEmpty()) {
+      return b;
+    }
+    b.streams().forEach((stream, owner) -> {
+      if (taps.contains(owner)) {
+        throw new ReconfigurationException("output stream '" + stream + "' is bound to tap '"
+            + owner + "'; a tap already receives every stream: bind it to a destination");
+      }
+    });
+    if (b.endpoints() == null) {
+      return b;
+    }
+    Map<String, IoSpec> endpoints = new LinkedHashMap<>();
+    b.endpoints().forEach((name, spec) -> {
+      if (!taps.contains(name)) {
+        endpoints.put(name, spec);
+      } else if (!spec.isKeep()) {
+        throw new ReconfigurationException("destination '" + name + "' is a tap the"
+            + " application attached; a request cannot replace or remove it (it keeps receiving"
+            + " every stream)");
+      }
+    });
+    return new Bindings(endpoints, b.streams());
   }
 
   /** One side's plan, before it becomes a record. */
