@@ -9,17 +9,31 @@ import java.util.Objects;
 
 /**
  * What the command line needs from its surroundings besides its streams: the clock the progress
- * line reads, and whether stdout and stderr are terminals. {@link #system()} detects them;
- * tests pass their own (by default: pipes, so nothing but the output is ever written).
+ * line reads, whether stdout and stderr are terminals, and where SIGTERM and Ctrl-C come from.
+ * {@link #system()} detects them; tests pass their own (by default: pipes, so nothing but the
+ * output is ever written).
  *
  * @param clock the only source of time of the CLI
  * @param stdoutIsTerminal whether stdout is a terminal (the progress line is cleared before
  *     output is written there)
  * @param stderrIsTerminal whether stderr is a terminal (the progress line is shown only then)
+ * @param signals where SIGTERM and Ctrl-C come from (the JVM's shutdown hooks by default)
  */
-record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
+record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal,
+    Signals signals) {
   Environment {
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(signals, "signals");
+  }
+
+  /** An environment whose signals are the JVM's. */
+  Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
+    this(clock, stdoutIsTerminal, stderrIsTerminal, Signals.JVM);
+  }
+
+  /** This environment with {@code signals} instead of its own (tests of a shutdown path). */
+  Environment withSignals(Signals signals) {
+    return new Environment(clock, stdoutIsTerminal, stderrIsTerminal, signals);
   }
 
   /** The system clock, stdout and stderr as pipes: what tests and embedded calls get. */
