@@ -35,6 +35,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.server.common.MetadataVersion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,7 @@ class KafkaCommandTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
+        .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
         .setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
         .setConfigProp("offsets.topic.num.partitions", "2")

@@ -31,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -467,9 +468,13 @@ class KafkaPipelineBrokerTest {
     assertThat(p.awaitTermination(Duration.ofSeconds(30)).ok()).isTrue();
   }
 
-  /** Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values. */
+  /**
+   * Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values; a send
+   * that fails fails the test here (unchecked, a lost input record only showed as a timeout).
+   */
   static long[] produce() {
     long[] xs = new long[RECORDS];
+    AtomicReference<Exception> failed = new AtomicReference<>();
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -480,10 +485,16 @@ class KafkaPipelineBrokerTest {
       for (int i = 0; i < RECORDS; i++) {
         xs[i] = i % 7;
         producer.send(new ProducerRecord<>("pin", "k" + (i % KEYS),
-            KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))));
+            KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))),
+            (md, e) -> {
+              if (e != null) {
+                failed.compareAndSet(null, e);
+              }
+            });
       }
       producer.flush();
     }
+    assertThat(failed.get()).as("every input record was written").isNull();
     return xs;
   }
 }
