@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# End-to-end throughput and peak memory of bin/dataflow (issue 21): `run` over a trace file and
+# over a JSON Lines file, `live` from stdin, each with text and JSON Lines output to /dev/null.
+#
+# The specification is simple_add (`z = x + y`, two Int inputs per tick). For every case the
+# script times a run over TICKS ticks and one over 10 ticks (hyperfine when installed, else a
+# loop; the median of RUNS runs) and reports
+#
+#   ticks/s = TICKS / (median time of the TICKS run - median time of the 10-tick run)
+#
+# so that JVM start-up, class loading and compiling the specification do not count, and the
+# peak resident set size of the TICKS run (/usr/bin/time -v). One line per case:
+#
+#   case  ticks  run_s  ten_s  M_ticks_per_s  peak_rss_MB
+#
+# Usage: dataflow-bench/scripts/end-to-end.sh [--ticks N] [--runs N] [--cases LIST] [--build]
+#   --ticks N     ticks of the long runs (default 2000000)
+#   --runs N      timed runs per command (default 5, after one warm-up run)
+#   --cases LIST  comma-separated subset of: run-trace-text, run-trace-jsonl, run-jsonl-text,
+#                 run-jsonl-jsonl, live-text, live-jsonl (default: all)
+#   --build       build the CLI jar first (mvn -o -B -q -DskipTests package -pl dataflow-cli -am)
+# Environment: DATAFLOW_JAVA_OPTS is passed to bin/dataflow as is (its JVM flags; unset: the
+#   launcher's defaults), e.g. DATAFLOW_JAVA_OPTS="-XX:+UseSerialGC -Xshare:auto" for tiered
+#   compilation without the C1 cap. The inputs are generated once into
+#   dataflow-bench/target/end-to-end/ (about 40 MB for 2 M ticks).
+# The machine is shared: compare before and after under the same load (see `uptime`).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+ticks=2000000
+runs=5
+cases="run-trace-text,run-trace-jsonl,run-jsonl-text,run-jsonl-jsonl,live-text,live-jsonl"
+build=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --ticks) ticks=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --cases) cases=$2; shift ;;
+    --build) build=1 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    *) echo "end-to-end.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $ticks =~ ^[1-9][0-9]*$ && $runs =~ ^[1-9][0-9]*$ ]] \
+  || { echo "end-to-end.sh: --ticks and --runs need positive numbers" >&2; exit 2; }
+
+if [[ $build -eq 1 ]]; then
+  (cd "$root" && mvn -o -B -q -DskipTests package -pl dataflow-cli -am) >&2
+fi
+dataflow="$root/bin/dataflow"
+work="$root/dataflow-bench/target/end-to-end"
+mkdir -p "$work"
+
+# The inputs: the same ticks as a trace file and as JSON Lines.
+printf 'in x: Int\nin y: Int\nout z: Int\nz = x + y\n' > "$work/add.dsrv"
+generate() {
+  local n=$1
+  [[ -f "$work/add-$n.input" && -f "$work/add-$n.jsonl" ]] && return
+  awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%d: x = %d\n   y = %d\n", i, i % 100000, (i * 7) % 1000 }' \
+    > "$work/add-$n.input"
+  awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "{\"x\": %d, \"y\": %d}\n", i % 100000, (i * 7) % 1000 }' \
+    > "$work/add-$n.jsonl"
+}
+generate "$ticks"
+generate 10
+
+# The command line of a case over n ticks (output goes to /dev/null).
+command_of() {
+  local c=$1 n=$2 spec="$work/add.dsrv"
+  case "$c" in
+    run-trace-text) echo "$dataflow run $spec --input-file $work/add-$n.input" ;;
+    run-trace-jsonl) echo "$dataflow run $spec --input-file $work/add-$n.input --format jsonl" ;;
+    run-jsonl-text) echo "$dataflow run $spec --input-file $work/add-$n.jsonl" ;;
+    run-jsonl-jsonl) echo "$dataflow run $spec --input-file $work/add-$n.jsonl --format jsonl" ;;
+    live-text) echo "$dataflow live $spec < $work/add-$n.jsonl" ;;
+    live-jsonl) echo "$dataflow live $spec --format jsonl < $work/add-$n.jsonl" ;;
+    *) echo "end-to-end.sh: unknown case '$c'" >&2; exit 2 ;;
+  esac
+}
+
+# The median wall time in seconds of a command.
+median_seconds() {
+  local cmd=$1
+  if command -v hyperfine >/dev/null; then
+    hyperfine --warmup 1 --runs "$runs" --style none --export-json "$work/h.json" "$cmd" \
+      >/dev/null 2>&1 || { echo "end-to-end.sh: failed: $cmd" >&2; bash -c "$cmd" >/dev/null; exit 1; }
+    sed -n 's/.*"median": *\([0-9.e+-]*\).*/\1/p' "$work/h.json" | head -1
+  else
+    local times=() i s e
+    bash -c "$cmd" >/dev/null
+    for ((i = 0; i < runs; i++)); do
+      s=$(date +%s.%N); bash -c "$cmd" >/dev/null; e=$(date +%s.%N)
+      times+=("$(echo "$e - $s" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+  fi
+}
+
+peak_mb() {
+  /usr/bin/time -v bash -c "exec $1" 2>&1 >/dev/null \
+    | sed -n 's/.*Maximum resident set size (kbytes): *//p' | awk '{ printf "%.0f", $1 / 1024 }'
+}
+
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg);" \
+  "DATAFLOW_JAVA_OPTS=${DATAFLOW_JAVA_OPTS:-<launcher default>}"
+printf '%-16s %8s %7s %6s %13s %11s\n' case ticks run_s ten_s M_ticks_per_s peak_rss_MB
+IFS=, read -r -a selected <<< "$cases"
+for c in "${selected[@]}"; do
+  long=$(median_seconds "$(command_of "$c" "$ticks")")
+  short=$(median_seconds "$(command_of "$c" 10)")
+  rate=$(awk -v n="$ticks" -v l="$long" -v s="$short" 'BEGIN { printf "%.2f", n / (l - s) / 1e6 }')
+  rss=$(peak_mb "$(command_of "$c" "$ticks")")
+  printf '%-16s %8d %7.3f %6.3f %13s %11s\n' "$c" "$ticks" "$long" "$short" "$rate" "$rss"
+done
