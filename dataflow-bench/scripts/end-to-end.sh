@@ -8,10 +8,12 @@
 #
 #   ticks/s = TICKS / (median time of the TICKS run - median time of the 10-tick run)
 #
-# so that JVM start-up, class loading and compiling the specification do not count, and the
-# peak resident set size of the TICKS run (/usr/bin/time -v). One line per case:
+# so that JVM start-up, class loading and compiling the specification do not count, the same
+# rate over CPU time (user + system of every thread, JIT and GC included: on a machine whose
+# cores other processes share, wall time measures the neighbours too, CPU time much less), and
+# the peak resident set size of the TICKS run (/usr/bin/time -v). One line per case:
 #
-#   case  ticks  run_s  ten_s  M_ticks_per_s  peak_rss_MB
+#   case ticks run_s ten_s M_ticks_per_s run_cpu_s M_ticks_per_cpu_s peak_rss_MB
 #
 # Usage: dataflow-bench/scripts/end-to-end.sh [--ticks N] [--runs N] [--cases LIST] [--build]
 #   --ticks N     ticks of the long runs (default 2000000)
@@ -38,7 +40,7 @@ while [[ $# -gt 0 ]]; do
     --runs) runs=$2; shift ;;
     --cases) cases=$2; shift ;;
     --build) build=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "end-to-end.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -80,21 +82,27 @@ command_of() {
   esac
 }
 
-# The median wall time in seconds of a command.
-median_seconds() {
+# The median wall time and the mean CPU time (user + system, all threads) in seconds of a
+# command, on one line.
+measure() {
   local cmd=$1
   if command -v hyperfine >/dev/null; then
     hyperfine --warmup 1 --runs "$runs" --style none --export-json "$work/h.json" "$cmd" \
       >/dev/null 2>&1 || { echo "end-to-end.sh: failed: $cmd" >&2; bash -c "$cmd" >/dev/null; exit 1; }
-    sed -n 's/.*"median": *\([0-9.e+-]*\).*/\1/p' "$work/h.json" | head -1
+    local median user system
+    median=$(sed -n 's/.*"median": *\([0-9.e+-]*\).*/\1/p' "$work/h.json" | head -1)
+    user=$(sed -n 's/.*"user": *\([0-9.e+-]*\).*/\1/p' "$work/h.json" | head -1)
+    system=$(sed -n 's/.*"system": *\([0-9.e+-]*\).*/\1/p' "$work/h.json" | head -1)
+    awk -v m="$median" -v u="$user" -v s="$system" 'BEGIN { printf "%.4f %.4f\n", m, u + s }'
   else
-    local times=() i s e
+    local i
     bash -c "$cmd" >/dev/null
     for ((i = 0; i < runs; i++)); do
-      s=$(date +%s.%N); bash -c "$cmd" >/dev/null; e=$(date +%s.%N)
-      times+=("$(echo "$e - $s" | bc -l)")
+      /usr/bin/time -f "%e %U %S" -o "$work/t.$i" bash -c "$cmd" >/dev/null
     done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+    cat "$work"/t.* | awk '{ w[NR] = $1; c += $2 + $3 } END {
+      n = asort(w); printf "%.4f %.4f\n", w[int((n + 1) / 2)], c / NR }'
+    rm -f "$work"/t.*
   fi
 }
 
@@ -105,12 +113,15 @@ peak_mb() {
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg);" \
   "DATAFLOW_JAVA_OPTS=${DATAFLOW_JAVA_OPTS:-<launcher default>}"
-printf '%-16s %8s %7s %6s %13s %11s\n' case ticks run_s ten_s M_ticks_per_s peak_rss_MB
+printf '%-16s %8s %7s %6s %13s %9s %15s %11s\n' case ticks run_s ten_s M_ticks_per_s run_cpu_s M_ticks_per_cpu_s peak_rss_MB
 IFS=, read -r -a selected <<< "$cases"
 for c in "${selected[@]}"; do
-  long=$(median_seconds "$(command_of "$c" "$ticks")")
-  short=$(median_seconds "$(command_of "$c" 10)")
+  read -r long long_cpu < <(measure "$(command_of "$c" "$ticks")")
+  read -r short short_cpu < <(measure "$(command_of "$c" 10)")
   rate=$(awk -v n="$ticks" -v l="$long" -v s="$short" 'BEGIN { printf "%.2f", n / (l - s) / 1e6 }')
+  cpu_rate=$(awk -v n="$ticks" -v l="$long_cpu" -v s="$short_cpu" \
+    'BEGIN { printf "%.2f", n / (l - s) / 1e6 }')
   rss=$(peak_mb "$(command_of "$c" "$ticks")")
-  printf '%-16s %8d %7.3f %6.3f %13s %11s\n' "$c" "$ticks" "$long" "$short" "$rate" "$rss"
+  printf '%-16s %8d %7.3f %6.3f %13s %9.3f %15s %11s\n' "$c" "$ticks" "$long" "$short" "$rate" \
+    "$long_cpu" "$cpu_rate" "$rss"
 done

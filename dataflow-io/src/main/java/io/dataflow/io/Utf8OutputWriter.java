@@ -77,6 +77,10 @@ abstract class Utf8OutputWriter implements OutputWriter {
   /** Writes a long in decimal. */
   final void putLong(long v) throws IOException {
     ensure(20);
+    if (v >= 0 && v <= Integer.MAX_VALUE) {
+      putInt((int) v); // int arithmetic: the usual tick numbers and values
+      return;
+    }
     if (v == Long.MIN_VALUE) {
       put("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
       return;
@@ -93,6 +97,19 @@ abstract class Utf8OutputWriter implements OutputWriter {
     do {
       buf[--p] = (byte) ('0' + (int) (v % 10));
       v /= 10;
+    } while (v != 0);
+    pos += len;
+  }
+
+  private void putInt(int v) {
+    int len = v < 100000 ? (v < 100 ? (v < 10 ? 1 : 2) : v < 1000 ? 3 : v < 10000 ? 4 : 5)
+        : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    byte[] b = buf;
+    int p = pos + len;
+    do {
+      int q = v / 10;
+      b[--p] = (byte) ('0' + (v - q * 10));
+      v = q;
     } while (v != 0);
     pos += len;
   }

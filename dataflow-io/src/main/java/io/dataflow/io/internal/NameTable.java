@@ -20,12 +20,12 @@ public final class NameTable {
   /** The string of the ASCII name in {@code b} from {@code from} to {@code to}. */
   public String intern(byte[] b, int from, int to) {
     int g = guess;
-    if (g < count && Arrays.equals(keys[g], 0, keys[g].length, b, from, to)) {
+    if (g < count && same(keys[g], b, from, to)) {
       guess = g + 1;
       return values[g];
     }
     for (int i = 0; i < count; i++) {
-      if (Arrays.equals(keys[i], 0, keys[i].length, b, from, to)) {
+      if (same(keys[i], b, from, to)) {
         guess = i + 1;
         return values[i];
       }
@@ -40,5 +40,18 @@ public final class NameTable {
     values[count] = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     guess = count + 1;
     return values[count++];
+  }
+
+  /** A plain loop: names are short, shorter than a vectorized compare pays for. */
+  private static boolean same(byte[] key, byte[] b, int from, int to) {
+    if (key.length != to - from) {
+      return false;
+    }
+    for (int i = 0; i < key.length; i++) {
+      if (key[i] != b[from + i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }
