@@ -106,12 +106,30 @@ abstract class Utf8OutputWriter implements OutputWriter {
         : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
     byte[] b = buf;
     int p = pos + len;
-    do {
-      int q = v / 10;
-      b[--p] = (byte) ('0' + (v - q * 10));
+    while (v >= 100) { // two digits a division, as Integer.toString does
+      int q = v / 100;
+      int r = v - q * 100;
       v = q;
-    } while (v != 0);
+      b[--p] = ONES[r];
+      b[--p] = TENS[r];
+    }
+    if (v >= 10) {
+      b[--p] = ONES[v];
+      b[--p] = TENS[v];
+    } else {
+      b[--p] = (byte) ('0' + v);
+    }
     pos += len;
+  }
+
+  private static final byte[] TENS = new byte[100];
+  private static final byte[] ONES = new byte[100];
+
+  static {
+    for (int i = 0; i < 100; i++) {
+      TENS[i] = (byte) ('0' + i / 10);
+      ONES[i] = (byte) ('0' + i % 10);
+    }
   }
 
   /** A scratch builder for text formatted with the character formatters. */
