@@ -15,13 +15,19 @@
 #
 #   case ticks run_s ten_s M_ticks_per_s run_cpu_s M_ticks_per_cpu_s peak_rss_MB
 #
+# Then the promptness of `live` (needs python3): one JSON line every 20 ms into a running
+# `bin/dataflow live`, and the time from writing each line to reading its output line:
+#
+#   live-latency  lines  median_ms  p95_ms  max_ms
+#
 # Usage: dataflow-bench/scripts/end-to-end.sh [--ticks N] [--runs N] [--cases LIST] [--build]
 #   --ticks N     ticks of the long runs (default 2000000)
 #   --runs N      timed runs per command (default 5, after one warm-up run)
 #   --cases LIST  comma-separated subset of: run-trace-text, run-trace-jsonl, run-jsonl-text,
-#                 run-jsonl-jsonl, live-text, live-jsonl (default: all)
+#                 run-jsonl-jsonl, live-text, live-jsonl, live-latency (default: all)
 #   --build       build the CLI jar first (mvn -o -B -q -DskipTests package -pl dataflow-cli -am)
-# Environment: DATAFLOW_JAVA_OPTS is passed to bin/dataflow as is (its JVM flags; unset: the
+# Environment: DATAFLOW names the launcher to measure (default: this checkout's bin/dataflow;
+#   another checkout's, to compare before and after). DATAFLOW_JAVA_OPTS is passed to it as is (its JVM flags; unset: the
 #   launcher's defaults), e.g. DATAFLOW_JAVA_OPTS="-XX:+UseSerialGC -Xshare:auto" for tiered
 #   compilation without the C1 cap. The inputs are generated once into
 #   dataflow-bench/target/end-to-end/ (about 40 MB for 2 M ticks).
@@ -33,6 +39,7 @@ root="$(cd "$here/../.." && pwd)"
 ticks=2000000
 runs=5
 cases="run-trace-text,run-trace-jsonl,run-jsonl-text,run-jsonl-jsonl,live-text,live-jsonl"
+cases+=",live-latency"
 build=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -51,7 +58,7 @@ done
 if [[ $build -eq 1 ]]; then
   (cd "$root" && mvn -o -B -q -DskipTests package -pl dataflow-cli -am) >&2
 fi
-dataflow="$root/bin/dataflow"
+dataflow="${DATAFLOW:-$root/bin/dataflow}"
 work="$root/dataflow-bench/target/end-to-end"
 mkdir -p "$work"
 
@@ -114,8 +121,41 @@ peak_mb() {
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg);" \
   "DATAFLOW_JAVA_OPTS=${DATAFLOW_JAVA_OPTS:-<launcher default>}"
 printf '%-16s %8s %7s %6s %13s %9s %15s %11s\n' case ticks run_s ten_s M_ticks_per_s run_cpu_s M_ticks_per_cpu_s peak_rss_MB
+# The promptness of live: the output of each line, one line every 20 ms.
+live_latency() {
+  command -v python3 >/dev/null || { echo "live-latency: needs python3; skipped"; return; }
+  python3 - "$dataflow" "$work/add.dsrv" <<'PY'
+import statistics, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "live", sys.argv[2]], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, bufsize=0)
+def ask(i):
+    t = time.perf_counter()
+    p.stdin.write(b'{"x": %d, "y": 1}\n' % i)
+    line = p.stdout.readline()
+    assert line.startswith(b"z[%d] = Int(%d)" % (i, i + 1)), line
+    return (time.perf_counter() - t) * 1000
+for i in range(20):          # start-up and warm-up, not counted
+    ask(i)
+lat = []
+for i in range(20, 220):
+    time.sleep(0.02)         # the input pauses
+    lat.append(ask(i))
+p.stdin.close()
+p.wait(timeout=30)
+lat.sort()
+print("%-16s %8d %9.2f %7.2f %7.2f" % ("live-latency", len(lat), statistics.median(lat),
+                                     lat[int(len(lat) * 0.95)], lat[-1]))
+PY
+}
+
 IFS=, read -r -a selected <<< "$cases"
 for c in "${selected[@]}"; do
+  if [[ $c == live-latency ]]; then
+    printf '%-16s %8s %9s %7s %7s\n' case lines median_ms p95_ms max_ms
+    live_latency
+    continue
+  fi
+  [[ -n ${headed:-} ]] || { header; headed=1; }
   read -r long long_cpu < <(measure "$(command_of "$c" "$ticks")")
   read -r short short_cpu < <(measure "$(command_of "$c" 10)")
   rate=$(awk -v n="$ticks" -v l="$long" -v s="$short" 'BEGIN { printf "%.2f", n / (l - s) / 1e6 }')
