@@ -120,7 +120,10 @@ peak_mb() {
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg);" \
   "DATAFLOW_JAVA_OPTS=${DATAFLOW_JAVA_OPTS:-<launcher default>}"
-printf '%-16s %8s %7s %6s %13s %9s %15s %11s\n' case ticks run_s ten_s M_ticks_per_s run_cpu_s M_ticks_per_cpu_s peak_rss_MB
+header() {
+  printf '%-16s %8s %7s %6s %13s %9s %15s %11s\n' case ticks run_s ten_s M_ticks_per_s \
+    run_cpu_s M_ticks_per_cpu_s peak_rss_MB
+}
 # The promptness of live: the output of each line, one line every 20 ms.
 live_latency() {
   command -v python3 >/dev/null || { echo "live-latency: needs python3; skipped"; return; }
