@@ -113,8 +113,17 @@ final class Cli {
     if (!readable(options.inputFile(), err)) {
       return INVALID;
     }
-    Source trace = TraceFileSource.open("trace", options.inputFile());
+    // A .jsonl file holds JSON Lines ticks (as live reads them); anything else is a trace file.
+    Source trace = isJsonLines(options.inputFile())
+        ? JsonLinesSource.file("trace", options.inputFile())
+        : TraceFileSource.open("trace", options.inputFile());
     return execute(options, trace, ExecutionPolicy.BUFFERED, ctx, false);
+  }
+
+  /** True for an input file named {@code *.jsonl}: JSON Lines, not a trace file. */
+  static boolean isJsonLines(Path input) {
+    Path name = input.getFileName();
+    return name != null && name.toString().endsWith(".jsonl");
   }
 
   /** The keyed pipeline's options of {@code run --key}. */
@@ -231,7 +240,9 @@ final class Cli {
 
   static int liveCommand(RunOptions options, Commands.Context ctx) {
     Source stdin = JsonLinesSource.stream("stdin", ctx.in(), "<stdin>");
-    return execute(options, stdin, ExecutionPolicy.SYNCHRONOUS, ctx, true);
+    // Each batch stdin delivers is what was read before a read that may wait: flushing after
+    // it shows every output as soon as its line was evaluated, without a write per tick.
+    return execute(options, stdin, ExecutionPolicy.INTERACTIVE, ctx, true);
   }
 
   /** The MQTT options of {@code live --mqtt} (docs/mqtt.md). */

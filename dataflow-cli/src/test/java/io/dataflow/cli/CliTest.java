@@ -194,6 +194,81 @@ class CliTest {
   }
 
   @Test
+  void runReadsAJsonLinesFileAsItReadsTheSameTrace() throws IOException {
+    Path spec = file("add.dsrv", "in x: Int\nin y: Int\nout z: Int\nz = x + y\n");
+    StringBuilder trace = new StringBuilder();
+    StringBuilder jsonl = new StringBuilder("// the same ticks\n");
+    for (int i = 0; i < 700; i++) { // more than a batch, so ticks span batches
+      trace.append(i).append(": x = ").append(i).append("\n   y = ").append(i % 7).append('\n');
+      jsonl.append("{\"x\": ").append(i).append(", \"y\": ").append(i % 7).append("}\n");
+    }
+    Path t = file("add.input", trace.toString());
+    Path j = file("add.jsonl", jsonl.toString());
+    for (String format : new String[] {"text", "jsonl"}) {
+      Result fromTrace = cli("", "run", spec.toString(), "--input-file", t.toString(),
+          "--format", format);
+      Result fromJsonl = cli("", "run", spec.toString(), "--input-file", j.toString(),
+          "--format", format);
+      assertThat(fromTrace.status()).isZero();
+      assertThat(fromJsonl.status()).as(fromJsonl.err()).isZero();
+      assertThat(fromJsonl.out()).isEqualTo(fromTrace.out())
+          .contains(format.equals("text") ? "z[699] = Int(705)" : "{\"tick\":699,");
+    }
+  }
+
+  @Test
+  void runOfABadJsonLinesFileSaysWhereAfterTheOutputsBeforeIt() throws IOException {
+    Path spec = file("id.dsrv", "in x: Int\nout z: Int\nz = x\n");
+    Path j = file("bad.jsonl", "{\"x\": 1}\n\n{\"x\": 2}\n{\"x\": 3,, }\n{\"x\": 4}\n");
+    Result r = cli("", "run", spec.toString(), "--input-file", j.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.out()).isEqualTo("z[0] = Int(1)\nz[1] = Int(2)\n");
+    assertThat(r.err()).startsWith(j + ":4:").contains("malformed JSON line");
+  }
+
+  /**
+   * Live mode flushes what it evaluated before it waits for more input: the output of a line
+   * reaches stdout while the next line has not been written yet (the wait is bounded; the
+   * promptness in milliseconds is measured by dataflow-bench/scripts/end-to-end.sh, not here).
+   */
+  @Test
+  void liveShowsEachOutputBeforeTheNextLineArrives() throws Exception {
+    Path spec = file("c.dsrv", "in x\nout z\nz = default(z[1], 0) + x\n");
+    java.io.PipedOutputStream typing = new java.io.PipedOutputStream();
+    java.io.PipedInputStream stdin = new java.io.PipedInputStream(typing, 1 << 16);
+    java.util.concurrent.BlockingQueue<String> lines =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    java.io.OutputStream screen = new java.io.OutputStream() {
+      private final StringBuilder line = new StringBuilder();
+
+      @Override
+      public synchronized void write(int b) {
+        if (b == '\n') {
+          lines.add(line.toString());
+          line.setLength(0);
+        } else {
+          line.append((char) b);
+        }
+      }
+    };
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.util.concurrent.CompletableFuture<Integer> status =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> Main.run(
+            new String[] {"live", spec.toString()}, stdin, new PrintStream(screen, false,
+                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    for (int i = 1; i <= 3; i++) {
+      typing.write(("{\"x\": " + i + "}\n").getBytes(StandardCharsets.UTF_8));
+      typing.flush();
+      assertThat(lines.poll(30, java.util.concurrent.TimeUnit.SECONDS))
+          .as("the output of line %d before line %d is typed (stderr: %s)", i, i + 1, err)
+          .isEqualTo("z[" + (i - 1) + "] = Int(" + (i * (i + 1) / 2) + ")");
+    }
+    typing.close();
+    assertThat(status.get(30, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+    assertThat(lines).isEmpty();
+  }
+
+  @Test
   void usageErrorsExitTwo() {
     assertThat(cli("", "run").status()).isEqualTo(2);
     assertThat(cli("", "run", "x.dsrv").err()).contains("--input-file");

@@ -199,6 +199,29 @@ public final class TickColumns {
     }
   }
 
+  /**
+   * Copies ticks {@code from} to {@code from + length - 1} of slot {@code slot} into ticks
+   * {@code to} to {@code to + length - 1} of slot {@code targetSlot} of {@code target} (bulk
+   * array copies; references only when either column may hold one).
+   */
+  public void copyColumn(int slot, int from, TickColumns target, int targetSlot, int to,
+      int length) {
+    System.arraycopy(kinds[slot], from, target.kinds[targetSlot], to, length);
+    System.arraycopy(payloads[slot], from, target.payloads[targetSlot], to, length);
+    if (referenced[slot]) {
+      System.arraycopy(refs[slot], from, target.refs[targetSlot], to, length);
+      target.referenced[targetSlot] = true;
+    } else {
+      target.clearReferences(targetSlot, to, to + length);
+    }
+  }
+
+  /** Makes ticks {@code from} to {@code to - 1} of {@code slot} NoVal. */
+  public void clearColumn(int slot, int from, int to) {
+    Arrays.fill(kinds[slot], from, to, Kind.NOVAL);
+    clearReferences(slot, from, to);
+  }
+
   private void requireKind(int slot, int tick, byte kind) {
     if (kinds[slot][tick] != kind) {
       throw new IllegalStateException("slot " + slot + " at tick " + tick + " holds "

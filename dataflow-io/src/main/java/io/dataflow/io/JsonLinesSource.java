@@ -8,42 +8,49 @@ import io.dataflow.core.spi.Source;
 import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Value;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import io.dataflow.io.internal.ByteLines;
 import io.dataflow.io.internal.EncodedControlRequest;
 import io.dataflow.io.internal.Json5;
-import io.dataflow.io.internal.ContentLines;
 import io.dataflow.io.internal.JsonValues;
-import io.dataflow.io.internal.TickShapes;
+import io.dataflow.io.internal.TickColumnsBuilder;
 
 /**
  * A source reading JSON Lines: each line is one tick object ({@code {"x": 1, "y": 2.5}}, values
  * as in {@link JsonValues}), or a control line {@code {"$reconfigure": {...}}}. Blank lines and
- * lines starting with {@code //} are skipped. A bad line fails the source with its location.
+ * lines starting with {@code //} are skipped. A bad line fails the source with its location,
+ * after every tick before it.
  *
  * <p>A file is read pull-style on the owner thread; a stream (stdin, a socket) is read by a
- * thread of its own that submits each line as soon as it is read (live mode).
+ * thread of its own. Either delivers consecutive ticks as one columnar batch (up to
+ * {@value #TICKS_PER_BATCH}); the stream's thread hands over what it has read before every read
+ * that may wait, so a line typed alone is delivered at once (live mode).
+ *
+ * <h2>Implementation note</h2>
+ * The usual line, a flat object of plain names and Int, Float, Bool, null or plain ASCII string
+ * values in strict JSON, is read from its bytes ({@link JsonLineScanner}); every other line
+ * (JSON5 conveniences, nested values, escapes, control lines) and every malformed one is decoded
+ * and parsed by Jackson ({@link Json5}), which alone reports errors.
  *
  * <p>Thread-safety: the reading thread, if any, is the source's own.
  */
 public final class JsonLinesSource implements Source {
-  private final TickShapes shapes = new TickShapes();
+  private static final int TICKS_PER_BATCH = 256;
   private final String name;
   private final String fileName;
   private final Path path;
   private final InputStream stream;
-  private ContentLines in;
+  private final TickColumnsBuilder batch = new TickColumnsBuilder(TICKS_PER_BATCH);
+  private final JsonLineScanner scanner = new JsonLineScanner();
+  private ByteLines in;
   private SourceContext context;
   private boolean done;
   private Object held;
+  private Object next; // what a pull read found after the batch it ended: a request or an error
   private volatile boolean closed;
   private Thread reader;
   private long skip;
@@ -81,10 +88,12 @@ public final class JsonLinesSource implements Source {
   /** Drops the items a checkpoint says were evaluated (each line is one item). */
   private void skipResumed() throws IOException {
     for (long i = 0; i < skip; i++) {
-      if (nextItem() == null) {
+      Object item = readLine();
+      if (item == null) {
         throw new IOException(fileName + " has " + i + " items, but the checkpoint to resume"
             + " from consumed " + skip);
       }
+      scanner.pending().clear(); // a tick's values are dropped, not batched
     }
   }
 
@@ -92,29 +101,43 @@ public final class JsonLinesSource implements Source {
   public void open(SourceContext ctx) throws IOException {
     this.context = ctx;
     if (path != null) {
-      in = new ContentLines(Files.newBufferedReader(path, StandardCharsets.UTF_8));
+      in = new ByteLines(Files.newInputStream(path));
       skipResumed();
       return;
     }
-    in = new ContentLines(new BufferedReader(new InputStreamReader(stream,
-        StandardCharsets.UTF_8)));
+    in = new ByteLines(stream);
     reader = ctx.threadFactory().newThread(this::readLoop);
     reader.start();
   }
 
-  /** Live mode: submit each line as it arrives, in order. */
+  /**
+   * Live mode: batches of what was read, handed over before any read that may wait, then each
+   * control line in its place.
+   */
   private void readLoop() {
     try {
       skipResumed();
       while (!closed) {
-        Object item = nextItem();
+        if (batch.size() > 0 && (batch.isFull() || !in.hasBufferedLine())) {
+          context.submit(batch.take(), Long.MAX_VALUE);
+          continue;
+        }
+        Object item = readLine();
+        if (item == scanner) {
+          addPending();
+          continue;
+        }
         if (item == null) {
+          if (batch.size() > 0) {
+            context.submit(batch.take(), Long.MAX_VALUE);
+          }
           context.complete();
           return;
         }
-        if (item instanceof TickBatch b) {
-          context.submit(b, Long.MAX_VALUE);
-        } else if (item instanceof ControlRequest c) {
+        if (item instanceof ControlRequest c) {
+          if (batch.size() > 0) {
+            context.submit(batch.take(), Long.MAX_VALUE);
+          }
           context.submitControl(c, Long.MAX_VALUE);
         }
       }
@@ -122,6 +145,13 @@ public final class JsonLinesSource implements Source {
       // The runtime stopped admitting input; there is nobody left to deliver to.
     } catch (Exception e) {
       if (!closed) {
+        if (batch.size() > 0) {
+          try {
+            context.submit(batch.take(), Long.MAX_VALUE); // the ticks before the bad line
+          } catch (IngressException stopped) {
+            return;
+          }
+        }
         context.fail(e);
       }
     }
@@ -133,7 +163,7 @@ public final class JsonLinesSource implements Source {
       return 0;
     }
     int work = 0;
-    while (!done && work < 64) {
+    while (!done && work < 16) {
       if (held == null) {
         held = read();
       }
@@ -150,20 +180,63 @@ public final class JsonLinesSource implements Source {
 
   /** The next item of a file: a batch, a control request, the end or the error. */
   private Object read() {
-    try {
-      Object item = nextItem();
+    if (next != null) {
+      Object item = next;
+      next = null;
+      return item;
+    }
+    while (true) {
+      Object item;
+      try {
+        item = readLine();
+      } catch (TraceException | IOException e) {
+        item = e;
+      }
+      if (item == scanner) {
+        addPending();
+        if (batch.isFull()) {
+          return batch.take();
+        }
+        continue;
+      }
+      if (batch.size() > 0) {
+        next = item == null ? PullDelivery.END : item; // after the ticks before it
+        return batch.take();
+      }
       return item == null ? PullDelivery.END : item;
-    } catch (TraceException | IOException e) {
-      return e;
     }
   }
 
-  /** The next tick batch or control request, or null at the end. */
-  private Object nextItem() throws IOException {
-    String line = in.next();
-    return line == null ? null : decode(line);
+  private void addPending() {
+    batch.add(scanner.pending());
+    scanner.pending().clear();
   }
 
+  /**
+   * Reads the next line with content: for a tick, its values are left pending in the scanner
+   * and {@link #scanner} is returned; a control line is returned as a request; null at the end.
+   */
+  private Object readLine() throws IOException {
+    while (in.next()) {
+      switch (scanner.scan(in.buffer(), in.start(), in.end())) {
+        case JsonLineScanner.TICK:
+          return scanner;
+        case JsonLineScanner.BLANK:
+          continue;
+        default:
+          String line = in.text();
+          String trimmed = line.strip();
+          if (trimmed.isEmpty() || trimmed.startsWith("//")) {
+            continue;
+          }
+          Object item = decode(line);
+          return item == null ? scanner : item;
+      }
+    }
+    return null;
+  }
+
+  /** The general path: a control request, or null with the tick's values pending. */
   private Object decode(String line) {
     JsonNode node;
     try {
@@ -179,7 +252,9 @@ public final class JsonLinesSource implements Source {
       return new EncodedControlRequest(request.toString(), location(1));
     }
     Map<String, Value> values = JsonValues.tickValues(node, null, location(1));
-    return TickBatch.of(shapes.tick(values));
+    scanner.pending().clear();
+    values.forEach(scanner.pending()::put);
+    return null;
   }
 
   private SourceLocation location(int column) {

@@ -5,11 +5,8 @@ import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.Value;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,29 +18,31 @@ import java.util.function.Consumer;
 
 /**
  * Ready-made output writers: text and JSON Lines onto a stream or a file, a callback, a
- * collecting sink and a null sink.
+ * collecting sink and a null sink. The stream and file writers format straight into UTF-8
+ * bytes; their output is byte for byte that of {@link TextOutputWriter} and
+ * {@link JsonLinesOutputWriter} over a UTF-8 writer.
  */
 public final class Sinks {
   private Sinks() {}
 
   /** The text format (docs/language.md#text-output) onto {@code out}, which stays open. */
   public static OutputWriter text(OutputStream out) {
-    return new TextOutputWriter(writer(out), false);
+    return new Utf8TextWriter(out, false);
   }
 
   /** The text format into a new file (UTF-8). */
   public static OutputWriter textFile(Path path) throws IOException {
-    return new TextOutputWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), true);
+    return new Utf8TextWriter(Files.newOutputStream(path), true);
   }
 
   /** JSON Lines onto {@code out}, which stays open. */
   public static OutputWriter jsonLines(OutputStream out) {
-    return new JsonLinesOutputWriter(writer(out), false);
+    return new Utf8JsonLinesWriter(out, false);
   }
 
   /** JSON Lines into a new file (UTF-8). */
   public static OutputWriter jsonLinesFile(Path path) throws IOException {
-    return new JsonLinesOutputWriter(Files.newBufferedWriter(path, StandardCharsets.UTF_8), true);
+    return new Utf8JsonLinesWriter(Files.newOutputStream(path), true);
   }
 
   /** Calls {@code callback} with each tick that has a present output, on the owner thread. */
@@ -139,9 +138,5 @@ public final class Sinks {
       }
     }
     return new OutputRow(tick, values);
-  }
-
-  private static java.io.Writer writer(OutputStream out) {
-    return new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
   }
 }

@@ -1,29 +1,25 @@
 package io.dataflow.io;
 
-import io.dataflow.core.spi.ControlRequest;
 import io.dataflow.core.spi.Source;
 import io.dataflow.core.spi.SourceContext;
-import io.dataflow.core.Tick;
-import io.dataflow.core.TickBatch;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import io.dataflow.io.internal.EncodedControlRequest;
-import io.dataflow.io.internal.TickShapes;
+import io.dataflow.io.internal.TickColumnsBuilder;
 
 /**
  * A pull-style source reading a trace file (docs/io.md#trace-files) on the owner thread: ticks
- * go out in batches, {@code @reconfigure} lines as {@link EncodedControlRequest} control items
- * in their place in the input, and a bad line fails the source after every tick before it.
+ * go out in columnar batches of up to {@value #TICKS_PER_BATCH} ticks, {@code @reconfigure}
+ * lines as {@link EncodedControlRequest} control items in their place in the input, and a bad
+ * line fails the source after every tick before it.
  *
  * <p>Thread-safety: owner thread only.
  */
 public final class TraceFileSource implements Source {
-  private final TickShapes shapes = new TickShapes();
-  private static final int TICKS_PER_BATCH = 64;
+  private static final int TICKS_PER_BATCH = 256;
+  private final TickColumnsBuilder batch = new TickColumnsBuilder(TICKS_PER_BATCH);
   private static final int ITEMS_PER_POLL = 16;
 
   private final String name;
@@ -35,7 +31,6 @@ public final class TraceFileSource implements Source {
   private long skip;
   /** The next item to deliver: a batch, a control request, END or the error. */
   private Object held;
-  private Object lookahead;
   private boolean done;
 
   private TraceFileSource(String name, Path path, Reader reader, String fileName) {
@@ -102,29 +97,11 @@ public final class TraceFileSource implements Source {
 
   /** The next deliverable: consecutive ticks form one batch, stopping before anything else. */
   private Object assemble() {
-    Object first = lookahead != null ? lookahead : read();
-    lookahead = null;
-    if (!(first instanceof TraceReader.Tick t0)) {
-      return first instanceof TraceReader.Reconfigure r
-          ? new EncodedControlRequest(r.json(), r.location()) : first;
-    }
-    List<Tick> ticks = new ArrayList<>();
-    ticks.add(shapes.tick(t0.values()));
-    while (ticks.size() < TICKS_PER_BATCH) {
-      Object next = read();
-      if (next instanceof TraceReader.Tick t) {
-        ticks.add(shapes.tick(t.values()));
-      } else {
-        lookahead = next;
-        break;
-      }
-    }
-    return TickBatch.of(ticks);
-  }
-
-  private Object read() {
     try {
-      TraceReader.Item item = trace.next();
+      Object item = trace.nextBatch(batch);
+      if (item instanceof TraceReader.Reconfigure r) {
+        return new EncodedControlRequest(r.json(), r.location());
+      }
       return item == null ? PullDelivery.END : item;
     } catch (TraceException e) {
       return e;

@@ -10,11 +10,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import io.dataflow.core.Kind;
+import io.dataflow.io.internal.ByteLines;
 import io.dataflow.io.internal.Json5;
+import io.dataflow.io.internal.NameTable;
+import io.dataflow.io.internal.PendingTick;
+import io.dataflow.io.internal.TickColumnsBuilder;
 
 /**
  * A streaming reader of trace files (docs/io.md#trace-files).
@@ -33,6 +36,13 @@ import io.dataflow.io.internal.Json5;
  * wins. A {@code @reconfigure} line yields a {@link Reconfigure} item between ticks; its JSON5
  * is checked for syntax here. The reader streams: a bad line is reported only after every
  * complete tick before it was returned.
+ *
+ * <h2>Implementation note</h2>
+ * A file ({@link #open}) is read as bytes: the usual line ({@code N: x = 1}, {@code y = 2.5},
+ * ASCII names, Int, Float, Bool and plain string values) is parsed from the bytes without a
+ * string or a boxed value; every other line, and every line with a mistake, is decoded and goes
+ * through the general parser, which alone reports errors. {@code TraceFileSource} takes the
+ * ticks as columnar batches ({@link #nextBatch}); {@link #next()} boxes them.
  *
  * <p>Thread-safety: not thread-safe.
  */
@@ -58,26 +68,47 @@ public final class TraceReader implements Closeable {
   public record Reconfigure(String json, SourceLocation location) implements Item {}
 
   private final String file;
-  private final BufferedReader in;
-  private final ArrayDeque<Item> ready = new ArrayDeque<>();
+  private final BufferedReader in; // a character source: every line takes the general path
+  private final ByteLines bytes; // a file: the usual lines take the byte path
+  private final NameTable nameTable = new NameTable();
   private int lineNo;
   private long nextTick;
   private long lastTick = -1;
-  private long pendingNumber = -1;
+  // The tick being read (while hasPending) and the complete one not yet handed out (waiting).
+  private PendingTick pending = new PendingTick();
+  private PendingTick waiting = new PendingTick();
+  private boolean hasPending;
+  private long pendingNumber;
   private int pendingLine;
-  private Map<String, Value> pending;
+  private boolean hasWaiting;
+  private long waitingNumber;
+  private int waitingLine;
+  private Reconfigure waitingRequest; // after the waiting tick, if any
+  private TickColumnsBuilder filling; // the batch nextBatch is filling (its ticks are ready)
   private TraceException deferred;
   private boolean done;
+  // The byte path's parsed assignment.
+  private String fastName;
+  private byte fastKind;
+  private long fastBits;
+  private Object fastRef;
 
   /** A reader over {@code in}; {@code file} names the trace in messages. */
   public TraceReader(String file, Reader in) {
     this.file = file;
     this.in = in instanceof BufferedReader b ? b : new BufferedReader(in);
+    this.bytes = null;
+  }
+
+  private TraceReader(String file, ByteLines bytes) {
+    this.file = file;
+    this.in = null;
+    this.bytes = bytes;
   }
 
   /** Opens a trace file (UTF-8). */
   public static TraceReader open(Path path) throws IOException {
-    return new TraceReader(path.toString(), Files.newBufferedReader(path, StandardCharsets.UTF_8));
+    return new TraceReader(path.toString(), new ByteLines(Files.newInputStream(path)));
   }
 
   /**
@@ -87,48 +118,129 @@ public final class TraceReader implements Closeable {
    * @throws UncheckedIOException when reading fails
    */
   public Item next() {
-    while (ready.isEmpty()) {
+    while (true) {
+      if (hasWaiting) {
+        if (nextTick < waitingNumber) {
+          // Gap ticks are made one per call: a gap of 10^12 ticks must stream, not fill memory.
+          return new Tick(nextTick++, Collections.emptyMap(), 0);
+        }
+        hasWaiting = false;
+        nextTick = waitingNumber + 1;
+        return new Tick(waitingNumber, waiting.toMap(), waitingLine);
+      }
+      if (waitingRequest != null) {
+        Reconfigure r = waitingRequest;
+        waitingRequest = null;
+        return r;
+      }
       if (deferred != null) {
-        TraceException e = deferred;
-        deferred = null;
-        done = true;
-        throw e;
+        throw takeDeferred();
       }
       if (done) {
         return null;
       }
-      String line;
-      try {
+      readOneLine();
+    }
+  }
+
+  /**
+   * The next ticks as one columnar batch of at most the builder's capacity (gap ticks
+   * included, as ticks that assign nothing), a {@link Reconfigure} item, or null at the end.
+   * The same items as {@link #next()}, ticks gathered.
+   *
+   * @throws TraceException for a line that cannot be read, after the ticks before it
+   * @throws UncheckedIOException when reading fails
+   */
+  Object nextBatch(TickColumnsBuilder out) {
+    filling = out;
+    try {
+      while (true) {
+        if (hasWaiting) {
+          if (nextTick < waitingNumber) {
+            nextTick += out.addEmpty(waitingNumber - nextTick);
+          } else {
+            out.add(waiting);
+            hasWaiting = false;
+            nextTick = waitingNumber + 1;
+          }
+          if (out.isFull()) {
+            return out.take();
+          }
+          continue;
+        }
+        if (waitingRequest != null || deferred != null || done) {
+          if (out.size() > 0) {
+            return out.take();
+          }
+          if (waitingRequest != null) {
+            Reconfigure r = waitingRequest;
+            waitingRequest = null;
+            return r;
+          }
+          if (deferred != null) {
+            throw takeDeferred();
+          }
+          return null;
+        }
+        readOneLine();
+      }
+    } finally {
+      filling = null;
+    }
+  }
+
+  private TraceException takeDeferred() {
+    TraceException e = deferred;
+    deferred = null;
+    done = true;
+    return e;
+  }
+
+  /** Reads and handles one line, or the end of the input. */
+  private void readOneLine() {
+    String line;
+    try {
+      if (bytes != null) {
+        if (!bytes.next()) {
+          endOfInput();
+          return;
+        }
+        lineNo = bytes.lineNo();
+        if (fastLine(bytes.buffer(), bytes.start(), bytes.end())) {
+          return;
+        }
+        line = bytes.text();
+      } else {
         line = in.readLine();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        if (line == null) {
+          endOfInput();
+          return;
+        }
+        lineNo++;
       }
-      if (line == null) {
-        flushPending();
-        done = true;
-        continue;
-      }
-      lineNo++;
-      try {
-        readLine(line);
-      } catch (TraceException e) {
-        fail(e);
-      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    Item head = ready.peek();
-    if (head instanceof Tick t) {
-      if (nextTick < t.number()) {
-        // Gap ticks are made one per call: a gap of 10^12 ticks must stream, not fill memory.
-        return new Tick(nextTick++, Collections.emptyMap(), 0);
-      }
-      nextTick = t.number() + 1;
+    try {
+      readLine(line);
+    } catch (TraceException e) {
+      fail(e);
     }
-    return ready.poll();
+  }
+
+  private void endOfInput() {
+    flushPending();
+    done = true;
+  }
+
+  /** True when ticks or a request wait to be handed out before an error may be. */
+  private boolean anythingReady() {
+    return hasWaiting || waitingRequest != null || (filling != null && filling.size() > 0);
   }
 
   /** Reports an error after the complete ticks already read. */
   private void fail(TraceException e) {
-    if (ready.isEmpty()) {
+    if (!anythingReady()) {
       done = true;
       throw e;
     }
@@ -162,7 +274,7 @@ public final class TraceReader implements Closeable {
       }
       throw error(start, "tick numbers are non-negative: " + line.substring(start, end));
     } else {
-      if (pending == null) {
+      if (!hasPending) {
         // After @reconfigure there is a previous tick, but the assignment belongs to none.
         String where =
             lastTick < 0 ? "before the first tick" : "after @reconfigure, outside a tick";
@@ -204,20 +316,24 @@ public final class TraceReader implements Closeable {
       throw error(start, "tick " + number + " is not greater than the previous tick " + lastTick);
     }
     i = line.indexOf(':', i) + 1;
-    Map<String, Value> values = new LinkedHashMap<>();
+    pending.clear();
     while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
       i++;
     }
     if (i < line.length() && !line.startsWith("//", i)) {
-      assignment(line, i, values);
+      assignment(line, i, pending);
     }
+    beginTick(number);
+  }
+
+  private void beginTick(long number) {
     lastTick = number;
-    pending = values;
+    hasPending = true;
     pendingNumber = number;
     pendingLine = lineNo;
   }
 
-  private void assignment(String line, int start, Map<String, Value> into) {
+  private void assignment(String line, int start, PendingTick into) {
     int i = start;
     if (i >= line.length() || !(Character.isLetter(line.charAt(i)) || line.charAt(i) == '_')) {
       throw error(i, "expected 'name = value'");
@@ -263,15 +379,211 @@ public final class TraceReader implements Closeable {
       throw new TraceException(new SourceLocation(file, lineNo, i + e.column()),
           "malformed @reconfigure request: " + e.getMessage());
     }
-    ready.add(new Reconfigure(json, at));
+    waitingRequest = new Reconfigure(json, at);
   }
 
+  /** The tick being read is complete: it waits to be handed out (the previous one was). */
   private void flushPending() {
-    if (pending == null) {
+    if (!hasPending) {
       return;
     }
-    ready.add(new Tick(pendingNumber, Collections.unmodifiableMap(pending), pendingLine));
-    pending = null;
+    PendingTick t = waiting;
+    waiting = pending;
+    pending = t;
+    pending.clear();
+    hasWaiting = true;
+    waitingNumber = pendingNumber;
+    waitingLine = pendingLine;
+    hasPending = false;
+  }
+
+  // ---------------------------------------------------------------- the byte path
+
+  /**
+   * Handles the usual line from its bytes: blank, a comment, {@code N: name = value} or
+   * {@code name = value} with a value {@link #fastValue} reads. False, having changed nothing,
+   * for anything else (the general path then reads the line and reports any mistake).
+   */
+  private boolean fastLine(byte[] b, int from, int to) {
+    int i = skipBlanks(b, from, to);
+    if (i == to) {
+      return true;
+    }
+    byte c = b[i];
+    if (c == '/' && i + 1 < to && b[i + 1] == '/') {
+      return true;
+    }
+    if (c >= '0' && c <= '9') {
+      return fastTickLine(b, i, to);
+    }
+    if (hasPending && (isAsciiLetter(c) || c == '_') && fastAssignment(b, i, to)) {
+      pending.put(fastName, fastKind, fastBits, fastRef);
+      return true;
+    }
+    return false;
+  }
+
+  private boolean fastTickLine(byte[] b, int from, int to) {
+    int i = from;
+    long number = 0;
+    while (i < to && b[i] >= '0' && b[i] <= '9') {
+      if (i - from == 18) {
+        return false; // perhaps out of range: the general path says
+      }
+      number = number * 10 + (b[i++] - '0');
+    }
+    i = skipBlanks(b, i, to);
+    if (i == to || b[i] != ':' || number <= lastTick) {
+      return false;
+    }
+    i = skipBlanks(b, i + 1, to);
+    boolean assigns = i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/');
+    if (assigns && !fastAssignment(b, i, to)) {
+      return false;
+    }
+    flushPending();
+    if (assigns) {
+      pending.put(fastName, fastKind, fastBits, fastRef);
+    }
+    beginTick(number);
+    return true;
+  }
+
+  /** Reads {@code name = value} and an optional comment into the fast fields. */
+  private boolean fastAssignment(byte[] b, int from, int to) {
+    int i = from;
+    if (i >= to || !(isAsciiLetter(b[i]) || b[i] == '_')) {
+      return false;
+    }
+    while (i < to && (isAsciiLetterOrDigit(b[i]) || b[i] == '_')) {
+      i++;
+    }
+    int nameEnd = i;
+    i = skipBlanks(b, i, to);
+    if (i == to || b[i] != '=') {
+      return false;
+    }
+    i = fastValue(b, skipBlanks(b, i + 1, to), to);
+    if (i < 0) {
+      return false;
+    }
+    i = skipBlanks(b, i, to);
+    if (i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {
+      return false;
+    }
+    fastName = nameTable.intern(b, from, nameEnd);
+    return true;
+  }
+
+  /**
+   * Reads an Int, a Float with digits on both sides of its point or an exponent, true, false or
+   * a string of printable ASCII without escapes into the fast fields; returns the index after
+   * it, or -1 for anything else.
+   */
+  private int fastValue(byte[] b, int from, int to) {
+    if (from >= to) {
+      return -1;
+    }
+    int i = from;
+    byte c = b[i];
+    if (c == '"') {
+      for (i++; i < to && b[i] != '"'; i++) {
+        if (b[i] < 0x20 || b[i] == '\\' || b[i] == 0x7f) {
+          return -1; // non-ASCII (negative), controls and escapes: the general path
+        }
+      }
+      if (i == to) {
+        return -1;
+      }
+      fastKind = Kind.STR;
+      fastBits = 0;
+      fastRef = new String(b, from + 1, i - from - 1, StandardCharsets.ISO_8859_1);
+      return i + 1;
+    }
+    if (isAsciiLetter(c)) {
+      while (i < to && (isAsciiLetterOrDigit(b[i]) || b[i] == '_')) {
+        i++;
+      }
+      if (i < to && b[i] < 0) {
+        return -1;
+      }
+      int n = i - from;
+      if (n == 4 && c == 't' && b[from + 1] == 'r' && b[from + 2] == 'u' && b[from + 3] == 'e') {
+        fastBits = 1;
+      } else if (n == 5 && c == 'f' && b[from + 1] == 'a' && b[from + 2] == 'l'
+          && b[from + 3] == 's' && b[from + 4] == 'e') {
+        fastBits = 0;
+      } else {
+        return -1;
+      }
+      fastKind = Kind.BOOL;
+      fastRef = null;
+      return i;
+    }
+    boolean negative = c == '-';
+    if (c == '-' || c == '+') {
+      i++;
+    }
+    int digits = i;
+    long v = 0;
+    while (i < to && b[i] >= '0' && b[i] <= '9') {
+      if (i - digits == 18) {
+        return -1;
+      }
+      v = v * 10 + (b[i++] - '0');
+    }
+    if (i == digits) {
+      return -1;
+    }
+    boolean isFloat = false;
+    if (i + 1 < to && b[i] == '.' && b[i + 1] >= '0' && b[i + 1] <= '9') {
+      isFloat = true;
+      for (i++; i < to && b[i] >= '0' && b[i] <= '9'; i++) {
+        // the fraction
+      }
+    }
+    if (i < to && (b[i] == 'e' || b[i] == 'E')) {
+      int e = i + 1;
+      if (e < to && (b[e] == '-' || b[e] == '+')) {
+        e++;
+      }
+      if (e < to && b[e] >= '0' && b[e] <= '9') {
+        isFloat = true;
+        for (i = e; i < to && b[i] >= '0' && b[i] <= '9'; i++) {
+          // the exponent
+        }
+      }
+    }
+    if (i < to && (isAsciiLetterOrDigit(b[i]) || b[i] == '.' || b[i] < 0)) {
+      return -1;
+    }
+    fastRef = null;
+    if (isFloat) {
+      fastKind = Kind.FLOAT;
+      fastBits = Double.doubleToRawLongBits(Double.parseDouble(
+          new String(b, from, i - from, StandardCharsets.ISO_8859_1)));
+    } else {
+      fastKind = Kind.INT;
+      fastBits = negative ? -v : v;
+    }
+    return i;
+  }
+
+  /** Skips spaces and tabs (a line with other white space takes the general path). */
+  private static int skipBlanks(byte[] b, int from, int to) {
+    int i = from;
+    while (i < to && (b[i] == ' ' || b[i] == '\t')) {
+      i++;
+    }
+    return i;
+  }
+
+  private static boolean isAsciiLetter(byte c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  private static boolean isAsciiLetterOrDigit(byte c) {
+    return isAsciiLetter(c) || (c >= '0' && c <= '9');
   }
 
   private TraceException error(int offset, String message) {
@@ -280,6 +592,10 @@ public final class TraceReader implements Closeable {
 
   @Override
   public void close() throws IOException {
-    in.close();
+    if (bytes != null) {
+      bytes.close();
+    } else {
+      in.close();
+    }
   }
 }

@@ -9,6 +9,10 @@
  *   <li>JSON Lines: {@link io.dataflow.io.JsonLinesSource},
  *       {@link io.dataflow.io.JsonLinesOutputWriter}.
  *   <li>Text output: {@link io.dataflow.io.TextOutputWriter} (docs/language.md#text-output).
+ *   <li>Package-private speed: the byte paths of the readers ({@code TraceReader}'s,
+ *       {@code JsonLineScanner}) and the byte writers behind {@link io.dataflow.io.Sinks}
+ *       ({@code Utf8TextWriter}, {@code Utf8JsonLinesWriter}), each checked against the general
+ *       path it shortcuts.
  *   <li>In memory and helpers: {@link io.dataflow.io.InMemorySource}, {@link io.dataflow.io.Sinks}
  *       (text, JSON Lines, callback, collecting, null), {@link io.dataflow.io.OutputRow} (what a
  *       callback or a collecting sink receives), {@link io.dataflow.io.AsyncOutputWriter} (a

@@ -510,6 +510,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
    *     columns cannot hold the batch (the monitor stays as it was)
    * @throws IllegalStateException when the monitor was replaced by a reconfiguration
    */
+  @Override
   public void evaluate(TickColumns input, TickColumns output) {
     refuseTickIfUnhealthy();
     if (input.width() != inputHandles.length || output.width() != outputHandles.length) {

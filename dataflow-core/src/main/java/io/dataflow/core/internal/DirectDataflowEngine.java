@@ -12,6 +12,7 @@ import io.dataflow.core.MonitorException;
 import io.dataflow.core.Tick;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.Row;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.TickShape;
 
 /**
@@ -43,6 +44,8 @@ public final class DirectDataflowEngine {
   private int[] lastSlots;
   private Row input;
   private Row output;
+  private TickColumns batchIn; // the monitor's input and output columns, made on first use
+  private TickColumns batchOut;
   private RowLayout outputLayout;
   private boolean layoutsStale;
   private long ticksIn;
@@ -85,6 +88,89 @@ public final class DirectDataflowEngine {
     writer.feed(number, outputLayout, output);
     ticksOut++;
     if (++unflushed >= policy.flushEvery()) {
+      flush();
+    }
+  }
+
+  /**
+   * Evaluates ticks {@code from} to {@code to - 1} of a columnar batch whose slot {@code i} is
+   * the input {@code shape.name(i)}, through the monitor's batch path, and feeds their outputs
+   * one tick at a time: the same ticks, outputs and flushes as {@link #process(Tick)} of each
+   * tick in order. When a tick fails, the outputs of the ticks before it are fed first.
+   *
+   * @throws MonitorException on a runtime error in a tick
+   * @throws IOException when the writer fails
+   */
+  public void process(TickShape shape, TickColumns columns, int from, int to)
+      throws IOException {
+    if (layoutsStale) {
+      throw new IllegalStateException("the monitor was replaced but the row layouts were not "
+          + "rebuilt");
+    }
+    int n = to - from;
+    if (n <= 0) {
+      return;
+    }
+    int[] slots = slotsOf(shape);
+    if (batchIn == null || batchIn.capacity() < n) {
+      int capacity = Math.max(n, 256);
+      batchIn = monitor.inputs().newColumns(capacity);
+      batchOut = monitor.outputs().newColumns(capacity);
+    }
+    TickColumns in = batchIn;
+    int width = in.width();
+    for (int s = 0; s < width; s++) {
+      int p = positionOf(slots, s);
+      if (p >= 0) {
+        columns.copyColumn(p, from, in, s, 0, n);
+      } else {
+        in.clearColumn(s, 0, n);
+      }
+    }
+    in.setSize(n);
+    long first = monitor.nextTick();
+    try {
+      monitor.evaluate(in, batchOut);
+    } catch (RuntimeException e) {
+      int done = Math.min(batchOut.size(), n);
+      ticksIn += done + 1; // as process(Tick): the failed tick was handed to the monitor
+      feed(first, done);
+      throw e;
+    }
+    ticksIn += n;
+    feed(first, n);
+  }
+
+  /** The position in a shape whose slot is {@code slot}, or -1 when the shape lacks it. */
+  private static int positionOf(int[] slots, int slot) {
+    for (int p = 0; p < slots.length; p++) {
+      if (slots[p] == slot) {
+        return p;
+      }
+    }
+    return -1;
+  }
+
+  /** Feeds the first {@code n} ticks of the output columns, flushing as the policy says. */
+  private void feed(long first, int n) throws IOException {
+    TickColumns out = batchOut;
+    Row row = output;
+    for (int t = 0; t < n; t++) {
+      out.copyTo(t, row);
+      writer.feed(first + t, outputLayout, row);
+      ticksOut++;
+      if (++unflushed >= policy.flushEvery()) {
+        flush();
+      }
+    }
+  }
+
+  /**
+   * The end of a delivered batch: flushes when the policy says so
+   * ({@link ExecutionPolicy#flushEachDelivery()}) and rows were fed since the last flush.
+   */
+  public void endOfDelivery() throws IOException {
+    if (policy.flushEachDelivery() && unflushed > 0) {
       flush();
     }
   }
@@ -138,6 +224,8 @@ public final class DirectDataflowEngine {
     input = monitor.inputs().newRow();
     output = monitor.outputs().newRow();
     outputLayout = monitor.outputs();
+    batchIn = null;
+    batchOut = null;
     shapes.clear();
     lastShape = null;
     lastSlots = null;

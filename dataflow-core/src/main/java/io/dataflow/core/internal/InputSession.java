@@ -41,6 +41,15 @@ public interface InputSession {
   }
 
   /**
+   * True when {@link #admit} would return every tick of {@code source} unchanged (no stream
+   * ownership to enforce), so the runtime may evaluate its columnar batches without making
+   * ticks of them. Consistent with the default {@code admit}: true.
+   */
+  default boolean admitsAll(String source) {
+    return true;
+  }
+
+  /**
    * True for a source a reconfiguration removed: what it still delivers (a push source's thread
    * may be mid-offer when it is closed) belongs to no configuration, so the runtime drops it
    * with a warning instead of evaluating it under the new one.

@@ -57,6 +57,11 @@ final class InputWindowBuffer {
     }
   }
 
+  /** True when ticks go straight to the engine (no window): batches may skip the buffer. */
+  boolean passesThrough() {
+    return window.kind() == InputWindow.Kind.NONE;
+  }
+
   /** True while ticks wait in the window. */
   boolean hasPending() {
     return pending;

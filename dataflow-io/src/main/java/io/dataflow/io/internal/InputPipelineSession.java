@@ -127,6 +127,11 @@ public final class InputPipelineSession implements InputSession {
   }
 
   @Override
+  public boolean admitsAll(String source) {
+    return owner.isEmpty(); // as admit: no explicit ownership, every tick passes unchanged
+  }
+
+  @Override
   public void open(SourceContextFactory factory) throws Exception {
     this.contexts = factory;
     for (Active a : active.values()) {

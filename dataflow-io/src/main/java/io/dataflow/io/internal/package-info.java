@@ -14,6 +14,11 @@
  *       docs/io.md#value-encoding), {@link io.dataflow.io.internal.Json5} (the one lenient JSON
  *       reader; its mapper stays private), {@link io.dataflow.io.internal.TickShapes} (one tick
  *       shape per distinct list of names).
+ *   <li>Reading bytes: {@link io.dataflow.io.internal.ByteLines} (lines of a UTF-8 stream,
+ *       split without decoding), {@link io.dataflow.io.internal.NameTable} (names seen, as
+ *       strings, without allocating), {@link io.dataflow.io.internal.PendingTick} (a tick's
+ *       assignments, unboxed, while it is read) and
+ *       {@link io.dataflow.io.internal.TickColumnsBuilder} (columnar batches of such ticks).
  *   <li>Control items as read: {@link io.dataflow.io.internal.EncodedControlRequest}, the JSON5
  *       text of an {@code @reconfigure} or {@code {"$reconfigure": ...}} line, decoded by the
  *       control handler.

@@ -1,0 +1,175 @@
+package io.dataflow.io;
+
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.spi.OutputWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The part the byte-level writers share: rows are formatted straight into a byte buffer
+ * (UTF-8), which goes to the stream when it fills and on {@link #flush()}. {@link #close()}
+ * closes the stream only when the writer owns it (a file), and merely flushes otherwise
+ * (stdout). The output is byte for byte what the character writers
+ * ({@link TextOutputWriter}, {@link JsonLinesOutputWriter}) write through a UTF-8 writer.
+ *
+ * <p>Thread-safety: owner thread only.
+ */
+abstract class Utf8OutputWriter implements OutputWriter {
+  private static final int BUFFER = 1 << 16;
+  private final OutputStream out;
+  private final boolean closeTarget;
+  byte[] buf = new byte[BUFFER];
+  int pos;
+  private RowLayout layout; // the layout the cached names belong to
+  /** Per output slot: its name as the format writes it before a value, UTF-8. */
+  byte[][] names;
+  private final StringBuilder chars = new StringBuilder(64);
+
+  Utf8OutputWriter(OutputStream out, boolean closeTarget) {
+    this.out = out;
+    this.closeTarget = closeTarget;
+  }
+
+  /** The name prefix of each slot of {@code layout}, as {@link #names} holds them. */
+  abstract byte[] nameBytes(String name) throws IOException;
+
+  /** Makes {@link #names} those of {@code l} (once per layout: reconfigurations change it). */
+  final void useLayout(RowLayout l) throws IOException {
+    if (l != layout) {
+      byte[][] n = new byte[l.width()][];
+      for (int i = 0; i < n.length; i++) {
+        n[i] = nameBytes(l.name(i));
+      }
+      names = n;
+      layout = l;
+    }
+  }
+
+  /** Room for {@code n} more bytes in {@link #buf} at {@link #pos}. */
+  final void ensure(int n) throws IOException {
+    if (buf.length - pos < n) {
+      drain();
+      if (buf.length < n) {
+        buf = new byte[Math.max(n, buf.length * 2)];
+      }
+    }
+  }
+
+  private void drain() throws IOException {
+    if (pos > 0) {
+      out.write(buf, 0, pos);
+      pos = 0;
+    }
+  }
+
+  final void put(byte b) throws IOException {
+    ensure(1);
+    buf[pos++] = b;
+  }
+
+  final void put(byte[] bytes) throws IOException {
+    ensure(bytes.length);
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
+  }
+
+  /** Writes a long in decimal. */
+  final void putLong(long v) throws IOException {
+    ensure(20);
+    if (v >= 0 && v <= Integer.MAX_VALUE) {
+      putInt((int) v); // int arithmetic: the usual tick numbers and values
+      return;
+    }
+    if (v == Long.MIN_VALUE) {
+      put("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
+      return;
+    }
+    if (v < 0) {
+      buf[pos++] = '-';
+      v = -v;
+    }
+    int len = 1;
+    for (long x = v; x >= 10; x /= 10) {
+      len++;
+    }
+    int p = pos + len;
+    do {
+      buf[--p] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    } while (v != 0);
+    pos += len;
+  }
+
+  private void putInt(int v) {
+    int len = v < 100000 ? (v < 100 ? (v < 10 ? 1 : 2) : v < 1000 ? 3 : v < 10000 ? 4 : 5)
+        : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    byte[] b = buf;
+    int p = pos + len;
+    while (v >= 100) { // two digits a division, as Integer.toString does
+      int q = v / 100;
+      int r = v - q * 100;
+      v = q;
+      b[--p] = ONES[r];
+      b[--p] = TENS[r];
+    }
+    if (v >= 10) {
+      b[--p] = ONES[v];
+      b[--p] = TENS[v];
+    } else {
+      b[--p] = (byte) ('0' + v);
+    }
+    pos += len;
+  }
+
+  private static final byte[] TENS = new byte[100];
+  private static final byte[] ONES = new byte[100];
+
+  static {
+    for (int i = 0; i < 100; i++) {
+      TENS[i] = (byte) ('0' + i / 10);
+      ONES[i] = (byte) ('0' + i % 10);
+    }
+  }
+
+  /** A scratch builder for text formatted with the character formatters. */
+  final StringBuilder chars() {
+    chars.setLength(0);
+    return chars;
+  }
+
+  /** Writes {@code s} as UTF-8 (unpaired surrogates become '?', as a UTF-8 writer does). */
+  final void putText(CharSequence s) throws IOException {
+    int n = s.length();
+    ensure(n);
+    int p = pos;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        put(s.toString().getBytes(StandardCharsets.UTF_8)); // the rare non-ASCII text
+        return;
+      }
+      buf[p++] = (byte) c;
+    }
+    pos = p;
+  }
+
+  @Override
+  public final void flush() throws IOException {
+    drain();
+    out.flush();
+  }
+
+  @Override
+  public final void close() throws IOException {
+    if (closeTarget) {
+      try {
+        drain();
+      } finally {
+        out.close();
+      }
+    } else {
+      flush();
+    }
+  }
+}

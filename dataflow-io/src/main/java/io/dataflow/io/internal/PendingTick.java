@@ -1,0 +1,79 @@
+package io.dataflow.io.internal;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The assignments of one tick while a reader assembles it, unboxed: a (kind, payload,
+ * reference) triple per name, names in first-assignment order, the last assignment of a name
+ * winning. Reused from tick to tick; {@link TickColumnsBuilder#add} copies it into a batch.
+ *
+ * <p>Thread-safety: one reading thread.
+ */
+public final class PendingTick {
+  String[] names = new String[4];
+  byte[] kinds = new byte[4];
+  long[] bits = new long[4];
+  Object[] refs = new Object[4];
+  int count;
+
+  /** Forgets every assignment. */
+  public void clear() {
+    Arrays.fill(refs, 0, count, null);
+    count = 0;
+  }
+
+  /** The number of distinct names assigned. */
+  public int size() {
+    return count;
+  }
+
+  /** Assigns a value given as a triple (see {@link Kind}); the name keeps its first position. */
+  public void put(String name, byte kind, long payload, Object ref) {
+    int i = indexOf(name);
+    if (i < 0) {
+      if (count == names.length) {
+        int n = count * 2;
+        names = Arrays.copyOf(names, n);
+        kinds = Arrays.copyOf(kinds, n);
+        bits = Arrays.copyOf(bits, n);
+        refs = Arrays.copyOf(refs, n);
+      }
+      i = count++;
+      names[i] = name;
+    }
+    kinds[i] = kind;
+    bits[i] = payload;
+    refs[i] = ref;
+  }
+
+  /** Assigns a boxed value. */
+  public void put(String name, Value value) {
+    put(name, value.kind(), Kind.bitsOf(value), Kind.refOf(value));
+  }
+
+  private int indexOf(String name) {
+    for (int i = 0; i < count; i++) {
+      if (names[i] == name || names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The assignments boxed, in first-assignment order (unmodifiable). */
+  public Map<String, Value> toMap() {
+    if (count == 0) {
+      return Collections.emptyMap();
+    }
+    Map<String, Value> m = new LinkedHashMap<>();
+    for (int i = 0; i < count; i++) {
+      m.put(names[i], Kind.box(kinds[i], bits[i], refs[i]));
+    }
+    return Collections.unmodifiableMap(m);
+  }
+}

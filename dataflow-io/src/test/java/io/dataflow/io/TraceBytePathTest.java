@@ -1,0 +1,191 @@
+package io.dataflow.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dataflow.core.Tick;
+import io.dataflow.core.TickBatch;
+import io.dataflow.io.internal.TickColumnsBuilder;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A trace file read from its bytes (the fast path for the usual lines, {@link TraceReader#open})
+ * gives exactly what the character reader gives, item for item and error for error, and so do
+ * its columnar batches ({@code nextBatch}): over generated traces mixing the usual lines with
+ * every kind of value, white space, line ending, comment, directive and mistake. The mutation it
+ * catches: a byte path that accepts a line the general parser rejects, reads a value otherwise,
+ * or changes state before it gives up on a line.
+ */
+class TraceBytePathTest {
+  @TempDir
+  Path dir;
+
+  private static final String[] NAMES = {"x", "y", "_a", "z9", "long_name", "é", "9x", "x y"};
+  private static final String[] VALUES = {"1", "-3", "+4", "0", "-0", "123456789012345678",
+      "1234567890123456789", "99999999999999999999", "1.5", "-2.25", "1e5", "1.5e-3", "1E+2",
+      "1.", ".5", "1.5.3", "1e", "1x", "true", "false", "truex", "True", "\"abc\"", "\"\"",
+      "\"a\\\"b\"", "\"a\\nb\"", "\"tab\there\"", "\"ünï\"", "\"open", "()", "( )", "[1, 2]",
+      "List(1)", "{\"k\": 1}", "Map(\"k\": 2)", "inf", "-inf", "NaN", "?", "", "- 1", "--1",
+      "\"a\" \"b\"", "1 // c", "1 2", "0x10", "\"\u007f\""};
+  private static final String[] SPACES = {"", " ", "  ", "\t", " \t", "\f", "\u00a0"};
+  private static final String[] ENDINGS = {"\n", "\n", "\n", "\r\n", "\r"};
+
+  @Test
+  void bytePathAndBatchesMatchTheCharacterReader() throws IOException {
+    long seed = System.nanoTime();
+    System.out.println("TraceBytePathTest seed " + seed);
+    Random rnd = new Random(seed);
+    for (int n = 0; n < 400; n++) {
+      String trace = trace(rnd);
+      String what = "seed " + seed + ", trace " + n + ":\n" + trace;
+      Reading chars = readChars(trace);
+      Path file = dir.resolve("t" + n + ".input");
+      Files.write(file, trace.getBytes(StandardCharsets.UTF_8));
+      Reading bytes = readBytes(file);
+      assertThat(bytes.items).as(what).isEqualTo(chars.items);
+      assertThat(bytes.error).as(what).isEqualTo(chars.error);
+      Reading batches = readBatches(file, 1 + rnd.nextInt(5));
+      assertThat(batches.byName).as(what).isEqualTo(chars.byName);
+      assertThat(batches.error).as(what).isEqualTo(chars.error);
+    }
+  }
+
+  @Test
+  void usualLinesAndTheirEdgesMatch() throws IOException {
+    String trace = "\uFEFF0: x = 1\n   y = 2 // c\n1:x=3\n\t  y\t=\t-4\t\n// comment\n\n"
+        + "3: y = \"s p\"\n   x = 2.5e3\n   y = true\r\n5: \r"
+        + "@reconfigure {specification: \"in x\"}\n7: x = 9\n   x = 10\n8: z = 1\n";
+    Path file = dir.resolve("edges.input");
+    Files.writeString(file, trace);
+    Reading chars = readChars(trace);
+    assertThat(chars.error).isNull();
+    assertThat(chars.items).hasSize(10);
+    assertThat(readBytes(file).items).isEqualTo(chars.items);
+    assertThat(readBatches(file, 256).byName).isEqualTo(chars.byName);
+  }
+
+  private static String trace(Random rnd) {
+    StringBuilder sb = new StringBuilder();
+    if (rnd.nextInt(10) == 0) {
+      sb.append('\uFEFF');
+    }
+    long tick = rnd.nextInt(3) - 1;
+    int lines = 1 + rnd.nextInt(25);
+    for (int i = 0; i < lines; i++) {
+      String lead = rnd.nextInt(3) == 0 ? pick(rnd, SPACES) : "";
+      switch (rnd.nextInt(12)) {
+        case 0:
+          sb.append(lead).append("// a comment");
+          break;
+        case 1:
+          sb.append(lead);
+          break;
+        case 2:
+          sb.append(rnd.nextBoolean() ? "@reconfigure {specification: \"in x\\nout z\\nz = x\"}"
+              : rnd.nextBoolean() ? "@reconfigure {bad" : "@pause");
+          break;
+        case 3:
+        case 4:
+        case 5:
+          sb.append(rnd.nextBoolean() ? "   " : lead).append(assignment(rnd));
+          break;
+        default:
+          tick += rnd.nextInt(20) == 0 ? -1 : rnd.nextInt(8) == 0 ? 2 + rnd.nextInt(4) : 1;
+          sb.append(lead).append(rnd.nextInt(30) == 0 ? "-" : "").append(Math.max(tick, 0))
+              .append(pick(rnd, new String[] {"", " ", "\t"})).append(':')
+              .append(pick(rnd, SPACES));
+          if (rnd.nextInt(6) != 0) {
+            sb.append(assignment(rnd));
+          } else if (rnd.nextBoolean()) {
+            sb.append("// nothing");
+          }
+      }
+      sb.append(pick(rnd, ENDINGS));
+    }
+    if (rnd.nextInt(4) == 0) {
+      sb.setLength(sb.length() - 1); // no final line ending
+    }
+    return sb.toString();
+  }
+
+  private static String assignment(Random rnd) {
+    String name = rnd.nextInt(8) == 0 ? pick(rnd, NAMES) : rnd.nextBoolean() ? "x" : "y";
+    String value = rnd.nextInt(3) == 0 ? pick(rnd, VALUES)
+        : rnd.nextBoolean() ? Integer.toString(rnd.nextInt(2000) - 1000)
+        : pick(rnd, new String[] {"1.5", "true", "\"s\"", "-7"});
+    return name + pick(rnd, SPACES) + "=" + pick(rnd, SPACES) + value
+        + (rnd.nextInt(8) == 0 ? " // c" : "");
+  }
+
+  private static String pick(Random rnd, String[] from) {
+    return from[rnd.nextInt(from.length)];
+  }
+
+  /**
+   * What a reading gave: one string per item (values in the tick's order), the same with each
+   * tick's values by name (a batch's columns have their shape's order), and the error's message
+   * without the file name (or null).
+   */
+  record Reading(List<String> items, List<String> byName, String error) {}
+
+  private static Reading readChars(String trace) {
+    return drain(new TraceReader("t.input", new StringReader(trace)));
+  }
+
+  private static Reading readBytes(Path file) throws IOException {
+    return drain(TraceReader.open(file));
+  }
+
+  private static Reading drain(TraceReader reader) {
+    List<String> items = new ArrayList<>();
+    List<String> byName = new ArrayList<>();
+    String error = null;
+    try {
+      for (TraceReader.Item item; (item = reader.next()) != null; ) {
+        if (item instanceof TraceReader.Tick t) {
+          items.add(t.number() + ":" + t.values());
+          byName.add(t.number() + ":" + new java.util.TreeMap<>(t.values()));
+        } else {
+          TraceReader.Reconfigure r = (TraceReader.Reconfigure) item;
+          items.add("request " + r.json() + " at " + r.location().line() + ":"
+              + r.location().column());
+          byName.add("request " + r.json());
+        }
+      }
+    } catch (TraceException e) {
+      error = e.getMessage().replaceFirst("^[^:]*:", "");
+    }
+    return new Reading(items, byName, error);
+  }
+
+  private static Reading readBatches(Path file, int capacity) throws IOException {
+    TraceReader reader = TraceReader.open(file);
+    TickColumnsBuilder builder = new TickColumnsBuilder(capacity);
+    List<String> items = new ArrayList<>();
+    String error = null;
+    long number = 0;
+    try {
+      for (Object item; (item = reader.nextBatch(builder)) != null; ) {
+        if (item instanceof TickBatch b) {
+          assertThat(b.size()).isBetween(1, capacity);
+          for (Tick t : b.ticks()) {
+            items.add(number++ + ":" + new java.util.TreeMap<>(t.asMap()));
+          }
+        } else {
+          items.add("request " + ((TraceReader.Reconfigure) item).json());
+        }
+      }
+    } catch (TraceException e) {
+      error = e.getMessage().replaceFirst("^[^:]*:", "");
+    }
+    return new Reading(items, items, error);
+  }
+}

@@ -1,0 +1,101 @@
+package io.dataflow.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dataflow.core.Row;
+import io.dataflow.core.RowLayout;
+import io.dataflow.core.Value;
+import io.dataflow.core.spi.OutputWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The byte-level writers behind {@link Sinks#text} and {@link Sinks#jsonLines} write byte for
+ * byte what the character writers write through a UTF-8 writer, for every kind of value
+ * (extreme Ints, Floats to NaN and -0.0, strings with quotes, controls, non-ASCII and a lone
+ * surrogate, nested lists and maps, Deferred), names and tick numbers, across buffer refills.
+ */
+class Utf8WritersTest {
+  @Test
+  void textAndJsonLinesMatchTheCharacterWriters() throws IOException {
+    long seed = System.nanoTime();
+    System.out.println("Utf8WritersTest seed " + seed);
+    Random rnd = new Random(seed);
+    RowLayout[] layouts = {RowLayout.of("z"), RowLayout.of("a", "b_2", "ü", "x y", "q\"")};
+    for (boolean json : new boolean[] {false, true}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ByteArrayOutputStream chars = new ByteArrayOutputStream();
+      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
+      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
+      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
+          : new TextOutputWriter(w, false);
+      for (int t = 0; t < 3000; t++) {
+        RowLayout layout = layouts[rnd.nextInt(layouts.length)];
+        Row row = layout.newRow();
+        for (int s = 0; s < layout.width(); s++) {
+          if (rnd.nextInt(4) != 0) {
+            row.set(s, value(rnd, 0));
+          }
+        }
+        long tick = rnd.nextInt(10) == 0 ? Long.MAX_VALUE - rnd.nextInt(3) : t;
+        fast.feed(tick, layout, row);
+        reference.feed(tick, layout, row);
+        if (rnd.nextInt(50) == 0) {
+          fast.flush();
+          reference.flush();
+        }
+      }
+      fast.close();
+      reference.close();
+      assertThat(bytes.toString(StandardCharsets.UTF_8)).as("seed %d, json %s", seed, json)
+          .isEqualTo(chars.toString(StandardCharsets.UTF_8));
+      assertThat(bytes.toByteArray()).isEqualTo(chars.toByteArray());
+    }
+  }
+
+  private static Value value(Random rnd, int depth) {
+    switch (rnd.nextInt(depth > 1 ? 7 : 9)) {
+      case 0:
+        return Value.of(pick(rnd, new long[] {0, -1, 7, Integer.MAX_VALUE,
+            Integer.MAX_VALUE + 1L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1,
+            rnd.nextLong(), rnd.nextInt()}));
+      case 1:
+        return Value.of(pick(rnd, new double[] {0.0, -0.0, 1.5, -2.25, 1e20, 1e-7,
+            Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE,
+            rnd.nextDouble() * 1e6}));
+      case 2:
+        return Value.of(rnd.nextBoolean());
+      case 3:
+        return Value.UNIT;
+      case 4:
+      case 5:
+        return Value.of(new String[] {"", "plain", "with \"quote\"", "back\\slash", "tab\t",
+            "nl\n", "\u0001", "\u007f", "ünï", "日本", "\ud83d\ude00", "lone \ud800",
+            "x".repeat(70_000)}[rnd.nextInt(13)]);
+      case 6:
+        return Value.DEFERRED;
+      case 7:
+        return new Value.List(List.of(value(rnd, depth + 1), value(rnd, depth + 1)));
+      default: {
+        TreeMap<String, Value> m = new TreeMap<>(io.dataflow.core.ValueFormat.CODE_POINT_ORDER);
+        m.put(rnd.nextBoolean() ? "$k" : "k", value(rnd, depth + 1));
+        m.put("ä", value(rnd, depth + 1));
+        return new Value.Map(m);
+      }
+    }
+  }
+
+  private static long pick(Random rnd, long[] from) {
+    return from[rnd.nextInt(from.length)];
+  }
+
+  private static double pick(Random rnd, double[] from) {
+    return from[rnd.nextInt(from.length)];
+  }
+}
