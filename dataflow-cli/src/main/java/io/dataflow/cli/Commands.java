@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IHelpSectionRenderer;
@@ -39,25 +40,37 @@ final class Commands {
   private Commands() {}
 
   /**
-   * The {@code dataflow} command line over {@code ctx}'s streams: help and version on stdout,
-   * the project's usage errors and messages on stderr.
+   * The {@code dataflow} command line that parses {@code args}, over {@code ctx}'s streams: help
+   * and version on stdout, the project's usage errors and messages on stderr. When
+   * {@code args[0]} names a command, only that command is added under {@code dataflow},
+   * otherwise all of them: picocli reads each command's annotations reflectively when it is
+   * added, which was most of the CLI's start-up. The arguments after a command never name a
+   * sibling command, so they parse the same either way ({@code help COMMAND} looks the others
+   * up, so it gets them all).
    */
-  static CommandLine commandLine(Context ctx) {
-    CommandLine cl = new CommandLine(new Dataflow(ctx));
-    cl.addSubcommand("run", new Run(ctx));
-    cl.addSubcommand("live", new Live(ctx));
-    cl.addSubcommand("kafka", new Kafka(ctx));
-    cl.addSubcommand("check", new Check(ctx));
-    cl.addSubcommand("snapshot", new CommandLine(new Snapshot(ctx))
+  static CommandLine commandLine(Context ctx, String[] args) {
+    Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+    commands.put("run", () -> new Run(ctx));
+    commands.put("live", () -> new Live(ctx));
+    commands.put("kafka", () -> new Kafka(ctx));
+    commands.put("check", () -> new Check(ctx));
+    commands.put("snapshot", () -> new CommandLine(new Snapshot(ctx))
         .addSubcommand("show", new SnapshotShow(ctx)));
-    cl.addSubcommand("help", new CommandLine.HelpCommand());
+    commands.put("help", CommandLine.HelpCommand::new);
+    CommandLine cl = new CommandLine(new Dataflow(ctx));
+    String first = args.length > 0 ? args[0] : "";
+    if (commands.containsKey(first) && !first.equals("help")) {
+      cl.addSubcommand(first, commands.get(first).get());
+    } else {
+      commands.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+    }
     // These settings reach the subcommands added above.
     cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
     cl.setExpandAtFiles(false); // an argument @x names the file @x, as it always did
     cl.setOverwrittenOptionsAllowed(true); // the last --format wins, as it always did
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
-    cl.setParameterExceptionHandler((ex, args) -> usageError(ex, args, ctx.err()));
+    cl.setParameterExceptionHandler((ex, given) -> usageError(ex, given, ctx.err()));
     cl.setExecutionExceptionHandler((ex, command, parsed) -> {
       ctx.out().flush();
       ctx.err().println("dataflow: internal error: " + ex);
