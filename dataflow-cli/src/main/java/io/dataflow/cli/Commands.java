@@ -37,6 +37,20 @@ final class Commands {
       + " rejected request, I/O),%n             2 the command line, the spec or the trace is"
       + " invalid.";
 
+  /**
+   * The system property of the type converters picocli leaves out (regular expressions over
+   * class names, comma-separated).
+   */
+  static final String CONVERTER_EXCLUDES = "picocli.converters.excludes";
+
+  /**
+   * The converters no option of ours needs: picocli registers them for every command by loading
+   * and initialising their classes ({@code java.sql} and {@code java.time}, a hundred classes),
+   * which was start-up work of every run. {@link Main} leaves them out; {@code CommandsTest}
+   * checks that no option has such a type.
+   */
+  static final String UNUSED_CONVERTERS = "java\\.sql\\..*,java\\.time\\..*";
+
   private Commands() {}
 
   /**

@@ -9,6 +9,10 @@ public final class Main {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
+    // The process is ours: picocli skips the converters no option of ours needs.
+    if (System.getProperty(Commands.CONVERTER_EXCLUDES) == null) {
+      System.setProperty(Commands.CONVERTER_EXCLUDES, Commands.UNUSED_CONVERTERS);
+    }
     int status = Cli.run(args, System.in, System.out, System.err, Environment.system());
     System.out.flush();
     System.exit(status);

@@ -6,20 +6,31 @@ import io.dataflow.cli.CliTest.Result;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
 
 /**
  * The command line is built for the command it runs: only that command's annotations are read
- * at start-up, and its arguments parse as they did with every command present.
+ * at start-up, and its arguments parse as they did with every command present; the type
+ * converters {@link Main} leaves out are those of types no option has.
  */
 class CommandsTest {
   private static final String[] ALL = {"run", "live", "kafka", "check", "snapshot", "help"};
 
-  private static Iterable<String> commandsBuiltFor(String... args) {
+  private static CommandLine commandLine(String... args) {
     PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true);
     Commands.Context ctx = new Commands.Context(new ByteArrayInputStream(new byte[0]), sink,
         sink, Environment.pipes());
-    return Commands.commandLine(ctx, args).getSubcommands().keySet();
+    return Commands.commandLine(ctx, args);
+  }
+
+  private static Iterable<String> commandsBuiltFor(String... args) {
+    return commandLine(args).getSubcommands().keySet();
   }
 
   @Test
@@ -38,6 +49,27 @@ class CommandsTest {
         {"--", "run"}, {"RUN"}}) {
       assertThat(commandsBuiltFor(args)).as(String.join(" ", args)).containsExactly(ALL);
     }
+  }
+
+  @Test
+  void noOptionHasATypeWhoseConverterMainLeavesOut() {
+    List<String> types = new ArrayList<>();
+    Deque<CommandLine> todo = new ArrayDeque<>(List.of(commandLine()));
+    while (!todo.isEmpty()) {
+      CommandLine command = todo.pop();
+      todo.addAll(command.getSubcommands().values());
+      for (ArgSpec arg : command.getCommandSpec().args()) {
+        types.add(arg.type().getName());
+        for (Class<?> aux : arg.auxiliaryTypes()) {
+          types.add(aux.getName());
+        }
+      }
+    }
+    assertThat(types).contains("java.nio.file.Path", "java.lang.String", "boolean");
+    for (String excluded : Commands.UNUSED_CONVERTERS.split(",")) {
+      assertThat(types).as(excluded).noneMatch(t -> t.matches(excluded));
+    }
+    assertThat("java.time.Duration").matches(Commands.UNUSED_CONVERTERS.split(",")[1]);
   }
 
   @Test
