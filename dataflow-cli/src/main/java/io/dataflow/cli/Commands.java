@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IHelpSectionRenderer;
@@ -53,6 +52,29 @@ final class Commands {
 
   private Commands() {}
 
+  /** The commands under {@code dataflow}. */
+  private static final List<String> COMMANDS =
+      List.of("run", "live", "kafka", "check", "snapshot", "help");
+
+  private static Object command(String name, Context ctx) {
+    switch (name) {
+      case "run":
+        return new Run(ctx);
+      case "live":
+        return new Live(ctx);
+      case "kafka":
+        return new Kafka(ctx);
+      case "check":
+        return new Check(ctx);
+      case "snapshot":
+        return new CommandLine(new Snapshot(ctx)).addSubcommand("show", new SnapshotShow(ctx));
+      case "help":
+        return new CommandLine.HelpCommand();
+      default:
+        throw new IllegalArgumentException("no command " + name);
+    }
+  }
+
   /**
    * The {@code dataflow} command line that parses {@code args}, over {@code ctx}'s streams: help
    * and version on stdout, the project's usage errors and messages on stderr. When
@@ -63,20 +85,11 @@ final class Commands {
    * up, so it gets them all).
    */
   static CommandLine commandLine(Context ctx, String[] args) {
-    Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
-    commands.put("run", () -> new Run(ctx));
-    commands.put("live", () -> new Live(ctx));
-    commands.put("kafka", () -> new Kafka(ctx));
-    commands.put("check", () -> new Check(ctx));
-    commands.put("snapshot", () -> new CommandLine(new Snapshot(ctx))
-        .addSubcommand("show", new SnapshotShow(ctx)));
-    commands.put("help", CommandLine.HelpCommand::new);
     CommandLine cl = new CommandLine(new Dataflow(ctx));
     String first = args.length > 0 ? args[0] : "";
-    if (commands.containsKey(first) && !first.equals("help")) {
-      cl.addSubcommand(first, commands.get(first).get());
-    } else {
-      commands.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+    boolean alone = COMMANDS.contains(first) && !first.equals("help");
+    for (String name : alone ? List.of(first) : COMMANDS) {
+      cl.addSubcommand(name, command(name, ctx));
     }
     // These settings reach the subcommands added above.
     cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
