@@ -7,6 +7,7 @@ module io.dataflow.cli {
   requires io.dataflow.pipeline;
   requires io.dataflow.mqtt;
   requires io.dataflow.kafka;
+  requires io.dataflow.runs;
   requires info.picocli;
 
   opens io.dataflow.cli to info.picocli;

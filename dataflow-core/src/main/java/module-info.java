@@ -14,5 +14,6 @@ module io.dataflow.core {
   exports io.dataflow.core.spi;
   exports io.dataflow.core.snapshot;
   exports io.dataflow.core.internal to
-      io.dataflow.io, io.dataflow.reconfig, io.dataflow.pipeline, io.dataflow.testkit;
+      io.dataflow.io, io.dataflow.reconfig, io.dataflow.pipeline, io.dataflow.testkit,
+      io.dataflow.runs;
 }

@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The commands as picocli parses them: {@code run}, {@code live}, {@code check} and
- * {@code help}, each with {@code --help}, and {@code dataflow --help}/{@code --version}. A
+ * The commands as picocli parses them: {@code run}, {@code live}, {@code kafka},
+ * {@code check}, {@code snapshot show} and {@code help}, each with {@code --help}, and
+ * {@code dataflow --help}/{@code --version} ({@code runs ...} are {@link RunsCommands}'). A
  * command line that cannot be parsed is exit status 2 with the project's message and a usage
  * line on stderr ({@link #usageError}); the commands themselves are {@link Cli}'s.
  */
@@ -54,7 +55,7 @@ final class Commands {
 
   /** The commands under {@code dataflow}. */
   private static final List<String> COMMANDS =
-      List.of("run", "live", "kafka", "check", "snapshot", "help");
+      List.of("run", "live", "kafka", "check", "snapshot", "runs", "help");
 
   private static Object command(String name, Context ctx) {
     switch (name) {
@@ -68,6 +69,8 @@ final class Commands {
         return new Check(ctx);
       case "snapshot":
         return new CommandLine(new Snapshot(ctx)).addSubcommand("show", new SnapshotShow(ctx));
+      case "runs":
+        return RunsCommands.commandLine(ctx);
       case "help":
         return new CommandLine.HelpCommand();
       default:
@@ -183,7 +186,7 @@ final class Commands {
       return ex.getMessage();
     }
     CommandLine where = ex.getCommandLine();
-    String command = where.getCommandName();
+    String command = commandName(where);
     boolean top = where.getParent() == null;
     if (ex instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
       String arg = u.getUnmatched().get(0);
@@ -192,6 +195,9 @@ final class Commands {
       }
       if (top) {
         return "unknown command '" + arg + "'";
+      }
+      if (!where.getSubcommands().isEmpty()) {
+        return "unknown command '" + command + " " + arg + "'";
       }
       return command.equals("check") ? "check takes one SPEC file"
           : "unexpected argument '" + arg + "'";
@@ -213,8 +219,9 @@ final class Commands {
       }
       for (ArgSpec a : m.getMissing()) {
         if (a.isPositional()) {
+          String label = a.paramLabel();
           return command.equals("check") ? "check takes one SPEC file"
-              : command + " needs a SPEC file";
+              : command + " needs " + (label.equals("SPEC") ? "a SPEC file" : label);
         }
       }
       OptionSpec o = (OptionSpec) m.getMissing().get(0);
@@ -224,6 +231,13 @@ final class Commands {
     message = message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
     return message.isEmpty() ? message
         : Character.toLowerCase(message.charAt(0)) + message.substring(1);
+  }
+
+  /** The command's name below {@code dataflow}: {@code run}, {@code runs start}. */
+  static String commandName(CommandLine command) {
+    String qualified = command.getCommandSpec().qualifiedName(" ");
+    String root = command.getCommandSpec().root().name() + " ";
+    return qualified.startsWith(root) ? qualified.substring(root.length()) : qualified;
   }
 
   /**
@@ -260,8 +274,11 @@ final class Commands {
     return format;
   }
 
-  /** A duration such as {@code 5s}, {@code 500ms}, {@code 2m} or {@code 1h}, positive. */
-  static java.time.Duration checkDuration(CommandSpec spec, String text) {
+  /**
+   * A duration such as {@code 5s}, {@code 500ms}, {@code 2m} or {@code 1h}, positive, given to
+   * {@code option}; otherwise a usage error naming it.
+   */
+  static java.time.Duration checkDuration(CommandSpec spec, String option, String text) {
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,9})(ms|s|m|h)")
         .matcher(text);
     if (m.matches() && Long.parseLong(m.group(1)) > 0) {
@@ -277,7 +294,7 @@ final class Commands {
           return java.time.Duration.ofHours(n);
       }
     }
-    throw new UsageException(spec, "--status-every must be a positive duration such as 5s or"
+    throw new UsageException(spec, option + " must be a positive duration such as 5s or"
         + " 500ms, not '" + text + "'");
   }
 
@@ -322,7 +339,7 @@ final class Commands {
     @Option(names = "--status-every", paramLabel = "DURATION", order = 3,
         description = "print a status line on stderr every DURATION (5s, 500ms, 2m)")
     void statusEvery(String value) {
-      statusEvery = checkDuration(spec, value);
+      statusEvery = checkDuration(spec, "--status-every", value);
     }
 
     RunOptions options(Path inputFile, Path checkpointDir, long checkpointEvery, Path resume) {

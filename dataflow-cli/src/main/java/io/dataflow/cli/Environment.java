@@ -5,21 +5,32 @@ import io.dataflow.core.SystemClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * What the command line needs from its surroundings besides its streams: the clock the progress
- * line reads, and whether stdout and stderr are terminals. {@link #system()} detects them;
- * tests pass their own (by default: pipes, so nothing but the output is ever written).
+ * line and the ledger's leases read, whether stdout and stderr are terminals, and the environment
+ * variables it honours ({@code DATAFLOW_FAULT}, {@code DATAFLOW_LEDGER_USER}, ...).
+ * {@link #system()} detects them; tests pass their own (by default: pipes and no variables, so
+ * nothing but the output is ever written).
  *
  * @param clock the only source of time of the CLI
  * @param stdoutIsTerminal whether stdout is a terminal (the progress line is cleared before
  *     output is written there)
  * @param stderrIsTerminal whether stderr is a terminal (the progress line is shown only then)
+ * @param variables the environment variables
  */
-record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
+record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal,
+    Map<String, String> variables) {
   Environment {
     Objects.requireNonNull(clock, "clock");
+    variables = Map.copyOf(variables);
+  }
+
+  /** An environment without variables. */
+  Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
+    this(clock, stdoutIsTerminal, stderrIsTerminal, Map.of());
   }
 
   /** The system clock, stdout and stderr as pipes: what tests and embedded calls get. */
@@ -27,11 +38,22 @@ record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTermin
     return new Environment(SystemClock.INSTANCE, false, false);
   }
 
+  /** This environment with {@code variables} instead of its own. */
+  Environment withVariables(Map<String, String> variables) {
+    return new Environment(clock, stdoutIsTerminal, stderrIsTerminal, variables);
+  }
+
+  /** The variable {@code name}, or null when it is unset or empty. */
+  String variable(String name) {
+    String v = variables.get(name);
+    return v == null || v.isEmpty() ? null : v;
+  }
+
   /** The running process: the system clock, and what file descriptors 1 and 2 are. */
   static Environment system() {
     boolean console = System.console() != null; // stdin and stdout are both terminals
     return new Environment(SystemClock.INSTANCE, isTerminal(1, console),
-        isTerminal(2, console));
+        isTerminal(2, console), System.getenv());
   }
 
   /**

@@ -21,6 +21,13 @@ final class Usage {
       "  kafka SPEC --bootstrap HOST:PORT --input-topic T --output-topic O --group G",
       "        [--key FIELD] [--control-topic C]",
       "        the keyed pipeline on Kafka: outputs to O, commits for the group G",
+      "  runs start SPEC --input-file F --idempotency-key K [--publish dir:PATH]",
+      "        [--mode atomic|forward-recovery] [--lease DURATION] [--ledger JDBC-URL]",
+      "        a durable run recorded in a ledger (./dataflow-runs), published at most once;",
+      "        prints: run ID STATUS",
+      "  runs list | runs show RUN | runs resolve RUN --as succeeded|failed --evidence TEXT",
+      "        the runs of the ledger, one of them, an operator's decision about an",
+      "        unresolved run",
       "  snapshot show FILE",
       "        print a snapshot or checkpoint file as JSON",
       "  check SPEC",
@@ -31,7 +38,8 @@ final class Usage {
       "        print the version",
       "",
       "exit status: 0 success, 1 the run failed (runtime error, rejected request, I/O),",
-      "             2 the command line, the spec or the trace is invalid",
+      "             2 the command line, the spec or the trace is invalid,",
+      "             3 runs: outcome unknown, 4 runs: still running under another attempt",
       "");
 
   private Usage() {}

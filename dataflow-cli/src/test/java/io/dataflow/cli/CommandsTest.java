@@ -20,7 +20,8 @@ import picocli.CommandLine.Model.ArgSpec;
  * converters {@link Main} leaves out are those of types no option has.
  */
 class CommandsTest {
-  private static final String[] ALL = {"run", "live", "kafka", "check", "snapshot", "help"};
+  private static final String[] ALL =
+      {"run", "live", "kafka", "check", "snapshot", "runs", "help"};
 
   private static CommandLine commandLine(String... args) {
     PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true);
@@ -41,6 +42,7 @@ class CommandsTest {
     assertThat(commandsBuiltFor("kafka", "--help")).containsExactly("kafka");
     assertThat(commandsBuiltFor("check")).containsExactly("check");
     assertThat(commandsBuiltFor("snapshot", "show", "f")).containsExactly("snapshot");
+    assertThat(commandsBuiltFor("runs", "list")).containsExactly("runs");
   }
 
   @Test

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *   <li>with a control topic, the source {@code mqtt-control} delivering requests, and the
  *       acknowledgements published on {@code <control>/ack}; rejected requests are answered
  *       and the run goes on ({@link RejectPolicy#KEEP_RUNNING});
- *   <li>the I/O factory of requests, which knows the type {@code mqtt}.
+ *   <li>the I/O factory of requests, which knows the type {@code mqtt} and gives a new input
+ *       stream that a request names no source for one subscribed to its name.
  * </ul>
  *
  * <pre>{@code
@@ -52,6 +53,8 @@ import org.slf4j.LoggerFactory;
  * the runtime ended. Thread-safety: safe from any thread.
  */
 public final class MqttTransport implements AutoCloseable {
+  /** The name of the destination that publishes the output streams. */
+  private static final String DESTINATION = "mqtt";
   private static final Logger LOG = LoggerFactory.getLogger(MqttTransport.class);
   private final MqttOptions options;
   private final MqttConnection connection;
@@ -126,7 +129,7 @@ public final class MqttTransport implements AutoCloseable {
       builder.source(new MqttInputSource(in, options.inputTopics().getOrDefault(in, in), type,
           connection, options.onBadRecord(), warnings));
     }
-    builder.destination("mqtt", new MqttOutputWriter(connection, options.outputTopics(),
+    builder.destination(DESTINATION, new MqttOutputWriter(connection, options.outputTopics(),
         options.flushTimeout().toNanos()), null, options.publishRetry());
     if (control != null) {
       ControlRoute route = new ControlRoute(control, connection, alsoTo);
@@ -142,7 +145,8 @@ public final class MqttTransport implements AutoCloseable {
   /** The factory of requests' sources and destinations: the type {@code mqtt}, then {@code delegate}'s. */
   public IoFactory ioFactory(IoFactory delegate) {
     return new MqttIoFactory(delegate, connection, options.controlTopic(),
-        options.onBadRecord(), warnings, options.flushTimeout().toNanos());
+        options.onBadRecord(), warnings, options.flushTimeout().toNanos(),
+        options.outputTopics());
   }
 
   /** The connection's state now: connected, failed attempts, last error, counts. */

@@ -18,27 +18,38 @@ import java.util.stream.Collectors;
 import java.util.Properties;
 
 /**
- * A Moquette broker in the test's JVM on a free loopback port. It keeps its sessions in memory:
- * Moquette 0.17 fails routing after a restart from its on-disk store (a buffer released twice
- * in {@code PostOffice.publish2Subscribers}), so a {@link #restart()} is a broker that lost its
- * sessions, and clients must subscribe again. Every PUBLISH the broker receives is recorded
- * ({@link #published(String)}), across restarts: what a sink delivered, whoever listened.
+ * A Moquette broker in the test's JVM on a free loopback port. {@link #start} keeps its sessions
+ * in memory, so a {@link #restart()} is a broker that lost its sessions, and clients must
+ * subscribe again; {@link #startPersistent} keeps them in its H2 store on disk (Moquette's
+ * {@code persistent_queue_type=h2}; its default segmented queue does not bring queued messages
+ * back after a restart), so a restart keeps the persistent sessions' subscriptions and queued
+ * QoS 1 messages. Every PUBLISH the broker receives is recorded ({@link #published(String)}),
+ * across restarts: what a sink delivered, whoever listened.
  */
 public final class Moquette implements AutoCloseable {
   private final int port;
   private final Path dataDir;
+  private final boolean persistent;
   private Server server;
   private final List<String> published = new ArrayList<>(); // guarded by itself
   private final List<String> events = new ArrayList<>(); // guarded by itself
 
-  private Moquette(int port, Path dataDir) {
+  private Moquette(int port, Path dataDir, boolean persistent) {
     this.port = port;
     this.dataDir = dataDir;
+    this.persistent = persistent;
   }
 
-  /** Starts a broker on a free loopback port, keeping its data in {@code dataDir}. */
+  /** Starts a broker on a free loopback port, its sessions in memory. */
   public static Moquette start(Path dataDir) {
-    Moquette m = new Moquette(freePort(), dataDir);
+    Moquette m = new Moquette(freePort(), dataDir, false);
+    m.startServer();
+    return m;
+  }
+
+  /** Starts a broker on a free loopback port, its sessions in its store in {@code dataDir}. */
+  public static Moquette startPersistent(Path dataDir) {
+    Moquette m = new Moquette(freePort(), dataDir, true);
     m.startServer();
     return m;
   }
@@ -55,7 +66,7 @@ public final class Moquette implements AutoCloseable {
 
   /** Starts a broker on {@code port} (a test that first ran without one). */
   public static Moquette startOn(int port, Path dataDir) {
-    Moquette m = new Moquette(port, dataDir);
+    Moquette m = new Moquette(port, dataDir, false);
     m.startServer();
     return m;
   }
@@ -66,7 +77,8 @@ public final class Moquette implements AutoCloseable {
     p.setProperty("port", Integer.toString(port));
     p.setProperty("websocket_port", "disabled");
     p.setProperty("allow_anonymous", "true");
-    p.setProperty("persistence_enabled", "false");
+    p.setProperty("persistence_enabled", Boolean.toString(persistent));
+    p.setProperty("persistent_queue_type", "h2");
     p.setProperty("data_path", dataDir.toString());
     p.setProperty("telemetry_enabled", "false");
     p.setProperty("immediate_buffer_flush", "true");
@@ -146,7 +158,7 @@ public final class Moquette implements AutoCloseable {
     }
   }
 
-  /** Stops and starts again on the same port with the same store. */
+  /** Stops and starts again on the same port with the same store (when persistent). */
   public void restart() {
     stop();
     startServer();

@@ -35,7 +35,7 @@ class ArchitectureTest {
   static final String[] API = {"io.dataflow.core", "io.dataflow.core.spi", "io.dataflow.monitor",
       "io.dataflow.io", "io.dataflow.reconfig", "io.dataflow.pipeline", "io.dataflow.pipeline.spi",
       "io.dataflow.pipeline.io", "io.dataflow.pipeline.micrometer", "io.dataflow.kafka",
-      "io.dataflow.testkit"};
+      "io.dataflow.runs", "io.dataflow.testkit"};
 
   @Test
   void coreApiAndSpiDoNotDependOnCoreInternals() {
@@ -58,7 +58,7 @@ class ArchitectureTest {
     ArchRule rule = classes().that().resideInAPackage("io.dataflow.core.internal..")
         .should().onlyBeAccessed().byAnyPackage("io.dataflow.core.internal..",
             "io.dataflow.io.internal..", "io.dataflow.reconfig..", "io.dataflow.pipeline..",
-            "io.dataflow.testkit..");
+            "io.dataflow.testkit..", "io.dataflow.runs.internal..");
     rule.check(LIBRARY);
   }
 

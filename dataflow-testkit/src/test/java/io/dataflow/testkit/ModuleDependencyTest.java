@@ -35,8 +35,10 @@ class ModuleDependencyTest {
         Set.of("dataflow-core", "dataflow-monitor", "dataflow-io", "dataflow-reconfig"));
     ALLOWED.put("dataflow-kafka", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline"));
+    ALLOWED.put("dataflow-runs", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io"));
     ALLOWED.put("dataflow-cli", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
-        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka"));
+        "dataflow-reconfig", "dataflow-pipeline", "dataflow-mqtt", "dataflow-kafka",
+        "dataflow-runs"));
     ALLOWED.put("dataflow-bench", Set.of("dataflow-core", "dataflow-monitor", "dataflow-io",
         "dataflow-reconfig", "dataflow-pipeline", "dataflow-testkit"));
   }
@@ -82,6 +84,22 @@ class ModuleDependencyTest {
                 .contains(m.group(2));
           }
         }
+      }
+    }
+  }
+
+  /**
+   * The command line is an application of the library's API: no main source of dataflow-cli
+   * names an internal package (it runs on the class path, where nothing else would stop it).
+   */
+  @Test
+  void theCommandLineUsesNoInternalPackage() throws IOException {
+    Path root = ProjectFiles.root();
+    Pattern internal = Pattern.compile("io\\.dataflow\\.[a-z.]*\\binternal\\b");
+    try (Stream<Path> files = Files.walk(root.resolve("dataflow-cli/src/main/java"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        assertThat(Files.readString(f)).as("%s", root.relativize(f))
+            .doesNotContainPattern(internal);
       }
     }
   }

@@ -241,6 +241,68 @@ class ReconfigurationTest {
     }
   }
 
+  /**
+   * Catches: a new input stream left without a source when the request names none, or given a
+   * default one although the request binds it to another source (or it is not new).
+   */
+  @Test
+  void aNewInputStreamWithoutASourceGetsTheFactorysDefaultOne() {
+    List<String> created = new java.util.ArrayList<>();
+    List<String> asked = new java.util.ArrayList<>();
+    io.dataflow.reconfig.IoFactory factory = new io.dataflow.reconfig.IoFactory() {
+      @Override
+      public void validateSource(IoSpec spec) {
+        if (!"quiet".equals(spec.type())) {
+          throw new IllegalArgumentException("unknown type '" + spec.type() + "'");
+        }
+      }
+
+      @Override
+      public io.dataflow.core.spi.Source createSource(String name, IoSpec spec) {
+        created.add(name);
+        return new io.dataflow.core.spi.Source() {
+          @Override
+          public String name() {
+            return name;
+          }
+
+          @Override
+          public void open(io.dataflow.core.spi.SourceContext context) {}
+
+          @Override
+          public void close() {}
+        };
+      }
+
+      @Override
+      public IoSpec defaultSource(String stream) {
+        asked.add(stream);
+        return IoSpec.of("quiet", Map.of());
+      }
+
+      @Override
+      public void validateDestination(IoSpec spec) {
+        throw new IllegalArgumentException("no destinations");
+      }
+
+      @Override
+      public io.dataflow.core.spi.OutputWriter createDestination(String name, IoSpec spec) {
+        throw new IllegalArgumentException("no destinations");
+      }
+    };
+    try (DataflowHarness h = DataflowHarness.forSpec("in x\nout z = x").ioFactory(factory)
+        .build()) {
+      ReconfigurationAck first = h.reconfigure("in x\nin w\nout z = x");
+      ReconfigurationAck second = h.reconfigure(new ReconfigurationRequest(
+          "in x\nin w\nin v\nin u\nout z = x", new Bindings(null, Map.of("v", "w")), null,
+          "test"));
+      assertThat(first.accepted()).isTrue();
+      assertThat(second.accepted()).as("%s", second.reason()).isTrue();
+      assertThat(created).containsExactly("w", "u");
+      assertThat(asked).containsExactly("w", "u");
+    }
+  }
+
   @Test
   void anUnboundDestinationGetsTheStreamsNoDestinationNamesBeforeAndAfterARequest() {
     Sinks2 sinks = new Sinks2();
@@ -256,6 +318,45 @@ class ReconfigurationTest {
           .containsExactly(java.util.Set.of("b"), java.util.Set.of("b"));
       assertThat(sinks.extra.rows()).extracting(r -> r.values().keySet())
           .containsExactly(java.util.Set.of("a"), java.util.Set.of("a"));
+    }
+  }
+
+  @Test
+  void aTapKeepsEveryStreamWhenARequestListsTheDestinationsWithoutIt() {
+    // Mutation caught: the planner removing every destination a request does not list, taps
+    // included (the harness collects its trace through the tap "collected").
+    Sinks2 sinks = new Sinks2();
+    String spec = "in x\nout a\nout b\na = x\nb = x + 1";
+    try (DataflowHarness h = DataflowHarness.forSpec(spec)
+        .destination("alerts", sinks.alerts, java.util.Set.of("b"), null)
+        .destination("extra", sinks.extra).build()) {
+      h.tick("x", 1);
+      ReconfigurationAck ack = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(Map.of("extra", IoSpec.KEEP), null), "test"));
+      assertThat(ack.accepted()).as("%s", ack.reason()).isTrue();
+      h.tick("x", 2);
+      assertThat(h.trace()).hasLines("a[0] = Int(1)", "b[0] = Int(2)", "a[1] = Int(2)",
+          "b[1] = Int(3)");
+      assertThat(sinks.extra.rows()).extracting(r -> r.values().keySet())
+          .containsExactly(java.util.Set.of("a"), java.util.Set.of("a", "b"));
+    }
+  }
+
+  @Test
+  void aRequestThatNamesATapIsRefusedAndChangesNothing() {
+    String spec = "in x\nout a\na = x";
+    try (DataflowHarness h = DataflowHarness.forSpec(spec)
+        .options(o -> o.withRejectPolicy(RejectPolicy.KEEP_RUNNING)).build()) {
+      ReconfigurationAck listed = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(Map.of("collected", IoSpec.of("stdout", Map.of())), null), "test"));
+      ReconfigurationAck bound = h.reconfigure(new ReconfigurationRequest(spec, null,
+          new Bindings(null, Map.of("a", "collected")), "test"));
+      h.tick("x", 7);
+      assertThat(listed.accepted()).isFalse();
+      assertThat(listed.reason()).contains("destination 'collected' is a tap");
+      assertThat(bound.accepted()).isFalse();
+      assertThat(bound.reason()).contains("bound to tap 'collected'");
+      assertThat(h.trace()).hasValues("a", 7);
     }
   }
 

@@ -263,8 +263,26 @@ public final class OutputPipelineSession implements OutputSession {
   /** The destinations and the streams bound to each (null = every stream no other names). */
   public Map<String, Set<String>> routing() {
     Map<String, Set<String>> m = new LinkedHashMap<>();
-    active.forEach((k, v) -> m.put(k, v.streams));
+    active.forEach((k, v) -> {
+      if (!v.spec.tap()) {
+        m.put(k, v.streams);
+      }
+    });
     return m;
+  }
+
+  /**
+   * The taps' names. A tap belongs to the application that attached it: a reconfiguration
+   * request neither sees it in {@link #routing()} nor removes, replaces or binds it.
+   */
+  public Set<String> taps() {
+    Set<String> taps = new java.util.TreeSet<>();
+    active.forEach((k, v) -> {
+      if (v.spec.tap()) {
+        taps.add(k);
+      }
+    });
+    return taps;
   }
 
   /** Flushes one destination (before its interface changes). */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dataflow.core.IngressException;
 import io.dataflow.core.spi.Source;
 import io.dataflow.core.spi.SourceContext;
 import io.dataflow.io.internal.Json5;
@@ -20,9 +19,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The control route: a source that subscribes to the control topic and delivers each message
@@ -30,10 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * acknowledgement echoes), and the acknowledgement sink that publishes each acknowledgement as
  * JSON on {@code <control>/ack}. Every message goes to the runtime in its order, a malformed one
  * too: the runtime rejects it, and its acknowledgement carries the error, in the order of the
- * requests. (The transport sets {@code RejectPolicy.KEEP_RUNNING}.)
+ * requests. (The transport sets {@code RejectPolicy.KEEP_RUNNING}.) Pull-style like the input
+ * sources: a request is offered from the owner thread's poll and acknowledged to the broker once
+ * the ingress queue took it.
  *
- * <p>Thread-safety: {@link #open} and {@link #close} on the owner thread, deliveries on Paho's
- * callback thread, {@link #deliver(ReconfigurationAck)} on the owner thread.
+ * <p>Thread-safety: owner thread only.
  */
 public final class ControlRoute implements Source, ReconfigurationAckSink {
   /** The source's name: not a stream name, so it never clashes with an input's source. */
@@ -43,10 +42,10 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
   private final String topic;
   private final MqttConnection connection;
   private final ReconfigurationAckSink alsoTo;
-  private final AtomicLong sequence = new AtomicLong();
-  private final Map<String, JsonNode> ids = new ConcurrentHashMap<>();
-  private volatile SourceContext context;
-  private volatile boolean closed;
+  private long sequence; // requests admitted so far
+  private final Map<String, JsonNode> ids = new HashMap<>(); // origin to the request's id
+  private SourceContext context;
+  private boolean closed;
 
   /**
    * A route on {@code topic}.
@@ -71,12 +70,18 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
     connection.start(ctx.threadFactory());
   }
 
+  @Override
+  public int poll(long nowNanos) {
+    return connection.drain();
+  }
+
+  /** Owner thread (a drain): true when the request was admitted. */
   private boolean onMessage(String from, byte[] payload) {
     if (closed) {
       return false;
     }
     String text = new String(payload, StandardCharsets.UTF_8);
-    String origin = "mqtt " + from + " #" + sequence.incrementAndGet();
+    String origin = "mqtt " + from + " #" + (sequence + 1);
     ControlRequest item;
     String key;
     JsonNode id = null;
@@ -98,37 +103,24 @@ public final class ControlRoute implements Source, ReconfigurationAckSink {
       item = new EncodedControlRequest(text, at);
       key = at.toString();
     }
+    if (!context.offerControl(item)) {
+      return false; // no room (or the run ended): offered again on the next poll
+    }
+    sequence++;
     if (id != null) {
       ids.put(key, id);
     }
-    try {
-      context.submitControl(item, Long.MAX_VALUE);
-      return true;
-    } catch (IngressException e) {
-      ids.remove(key);
-      return false; // the runtime stopped: the broker keeps the request
-    }
+    return true;
   }
 
   /**
-   * Completes the sources a request lists: an {@code mqtt} source without a topic gets its
-   * name as topic (so that planning checks it against the control topic), and the route is
-   * kept when the request does not list it (the route that delivered a request must stay to
-   * deliver the next one).
+   * Keeps the route when a request lists sources without it: the route that delivered a
+   * request must stay to deliver the next one.
    */
   private static void completeSources(ObjectNode request) {
     JsonNode input = request.get("input");
     JsonNode sources = input == null ? null : input.get("sources");
-    if (!(sources instanceof ObjectNode list)) {
-      return;
-    }
-    list.properties().forEach(e -> {
-      if (e.getValue() instanceof ObjectNode spec && spec.has("type")
-          && MqttIoFactory.TYPE.equals(spec.get("type").asText()) && !spec.has("topic")) {
-        spec.put("topic", e.getKey());
-      }
-    });
-    if (!list.has(NAME)) {
+    if (sources instanceof ObjectNode list && !list.has(NAME)) {
       list.putObject(NAME);
     }
   }

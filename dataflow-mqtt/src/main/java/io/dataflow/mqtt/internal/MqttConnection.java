@@ -6,7 +6,6 @@ import io.dataflow.core.DataflowException;
 import io.dataflow.core.RetryableException;
 import io.dataflow.mqtt.MqttStatus;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -42,26 +41,54 @@ import org.slf4j.LoggerFactory;
  * lost connection makes the next attempt due at once. The runner thread ({@link #start}) runs
  * the cycle on the clock; a test steps it on a manual clock instead.
  *
- * <p><b>Receiving.</b> Acknowledgements are manual: a message is acknowledged (PUBACK) only
- * after its handler admitted it into the runtime's ingress queue, so a message the runtime never
- * admitted is redelivered by the broker, in this session or the next one with the same client
- * id. A message for a topic whose handler is not registered yet (the broker delivers the
- * session's backlog as soon as it connects) is parked unacknowledged until the handler arrives.
+ * <p><b>Receiving.</b> Paho's callback thread never waits for the runtime: it appends each
+ * message to the {@link Inbox}, bounded by {@link #MAX_INFLIGHT}, far above a broker's window of
+ * unacknowledged messages per session (Moquette 10, mosquitto 20), so the broker stops sending
+ * before the inbox fills; only a broker with a larger window makes the callback wait for room.
+ * The callback thread thus stays free for what it also runs (publication and subscription
+ * completions), and the receiving thread behind it for PUBACKs. The runtime's owner thread takes
+ * the messages out in arrival order from its sources' polls ({@link #drain}); each goes to the
+ * handler of its topic filter, and a message is acknowledged (PUBACK, manual acknowledgements)
+ * only after its handler consumed it: admitted into the ingress queue, or reported as a bad
+ * payload. A message the runtime never admitted is redelivered by the broker, in this session or
+ * the next one with the same client id. The runtime opens every source before its first poll
+ * (and a cutover opens the added ones before the next), so a message that finds no handler when
+ * it is drained is one no source of the run reads: a source a request removed, or a
+ * subscription an earlier run with this client id left in the session. It is acknowledged with
+ * a warning (once per topic), since unacknowledged it would hold a place in the broker's window
+ * for good and, after a few of them, stop all delivery.
  *
- * <p>Thread-safety: safe from any thread; handlers run on Paho's callback thread, one message
- * at a time in arrival order.
+ * <p><b>Acknowledging across connections.</b> A message remembers the connection it arrived on
+ * and is acknowledged only on that one: packet ids belong to a connection. What was received but
+ * not admitted when the connection broke is still delivered (the broker may have lost it with
+ * its session), unacknowledged; a broker that kept the session sends it again, a duplicate that
+ * QoS 1 allows. A copy the broker sends again on the same connection while the first still waits
+ * (a resend after its timeout) is dropped.
+ *
+ * <p>Thread-safety: safe from any thread; handlers run on the thread that calls {@link #drain}
+ * (the runtime's owner thread), one message at a time in arrival order.
  */
 public final class MqttConnection implements MqttCallback {
   private static final Logger LOG = LoggerFactory.getLogger(MqttConnection.class);
 
+  /**
+   * The bound of the client's in-flight window: publications waiting for their PUBACK, and
+   * received messages waiting for admission (the {@link Inbox}).
+   */
+  public static final int MAX_INFLIGHT = 1024;
+  /** How many messages one {@link #drain} hands out at most. */
+  static final int DRAIN_BATCH = 64;
+
   /** Receives the messages of one topic filter; true acknowledges the message. */
   @FunctionalInterface
   public interface Handler {
-    /** Delivers one message (Paho's callback thread); false leaves it unacknowledged. */
+    /**
+     * Delivers one message, on the thread that drains (the owner thread): true when it was
+     * consumed (admitted, or taken as a bad payload), so it is acknowledged; false keeps it, and
+     * every message after it, waiting for the next drain. Must not block.
+     */
     boolean deliver(String topic, byte[] payload);
   }
-
-  private record Parked(String topic, MqttMessage message) {}
 
   private record Later(String topic, byte[] payload) {}
 
@@ -73,7 +100,8 @@ public final class MqttConnection implements MqttCallback {
   private final MqttConnectOptions connectOptions;
   private final Map<String, Handler> handlers = new ConcurrentHashMap<>();
   private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
-  private final List<Parked> parked = new ArrayList<>(); // guarded by itself
+  private final Inbox inbox = new Inbox(MAX_INFLIGHT);
+  private final Set<String> unread = new java.util.HashSet<>(); // owner thread only
   private final Queue<Later> later = new ConcurrentLinkedQueue<>();
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong published = new AtomicLong();
@@ -84,6 +112,9 @@ public final class MqttConnection implements MqttCallback {
   private volatile String lastError;
   private volatile long connects;
   private volatile long nextAttemptNanos;
+  // Which connection messages arrive on: advanced before every attempt (runner thread).
+  private volatile long generation;
+  private volatile boolean warnedFull;
   private volatile boolean closed;
   private Thread runner; // guarded by this
 
@@ -111,7 +142,7 @@ public final class MqttConnection implements MqttCallback {
     connectOptions.setAutomaticReconnect(false);
     connectOptions.setConnectionTimeout(Math.max(1, connectTimeoutSeconds));
     connectOptions.setKeepAliveInterval(30);
-    connectOptions.setMaxInflight(1024);
+    connectOptions.setMaxInflight(MAX_INFLIGHT);
     this.nextAttemptNanos = clock.nanoTime();
   }
 
@@ -172,6 +203,7 @@ public final class MqttConnection implements MqttCallback {
   }
 
   private void attempt(long nowNanos) {
+    generation++; // the backlog may arrive before connect() returns
     try {
       client.connect(connectOptions).waitForCompletion();
     } catch (MqttException e) {
@@ -202,18 +234,14 @@ public final class MqttConnection implements MqttCallback {
     return m;
   }
 
-  /** Registers the handler of a topic filter and subscribes (now, or when connected). */
+  /**
+   * Registers the handler of a topic filter and subscribes (now, or when connected). Messages
+   * of its topics that arrived before are delivered by the next {@link #drain}.
+   */
   public void subscribe(String topicFilter, Handler handler) {
     handlers.put(topicFilter, handler);
     if (connected) {
       sendSubscribe(topicFilter);
-    }
-    List<Parked> ready = new ArrayList<>();
-    synchronized (parked) {
-      parked.removeIf(p -> MqttTopic.isMatched(topicFilter, p.topic()) && ready.add(p));
-    }
-    for (Parked p : ready) {
-      handle(p.topic(), p.message(), handler);
     }
   }
 
@@ -242,14 +270,19 @@ public final class MqttConnection implements MqttCallback {
   /**
    * Removes the handler of a topic filter but keeps the broker's subscription: the run is
    * ending, and the persistent session keeps collecting the topic's messages for the next run
-   * with this client id. A message that arrives meanwhile is parked unacknowledged, so the
-   * broker delivers it again.
+   * with this client id. A message that was not admitted, or arrives meanwhile, stays
+   * unacknowledged, so the broker delivers it again.
    */
   public void release(String topicFilter) {
     handlers.remove(topicFilter);
   }
 
-  /** Removes the handler of a topic filter and unsubscribes. */
+  /**
+   * Removes the handler of a topic filter and unsubscribes (a cutover removed its source).
+   * Messages of its topics that arrived but were not admitted go to a source subscribed to them
+   * by the same cutover, if any; the next {@link #drain} acknowledges the others with a warning.
+   * Owner thread only.
+   */
   public void unsubscribe(String topicFilter) {
     handlers.remove(topicFilter);
     subscribed.remove(topicFilter);
@@ -259,6 +292,55 @@ public final class MqttConnection implements MqttCallback {
       } catch (MqttException e) {
         LOG.debug("mqtt unsubscribe from '{}' failed: {}", topicFilter, describe(e));
       }
+    }
+  }
+
+  /**
+   * Hands waiting messages to their handlers in arrival order, up to a batch, and acknowledges
+   * each one consumed. Stops at the first one its handler cannot take yet (the ingress queue is
+   * full), so order is kept. Acknowledges one without a handler with a warning (once per
+   * topic). Owner thread only (the sources' polls; the first source polled delivers for all).
+   *
+   * @return how many were consumed
+   */
+  public int drain() {
+    int consumed = 0;
+    while (consumed < DRAIN_BATCH) {
+      Inbox.Message m = inbox.peek();
+      if (m == null) {
+        break;
+      }
+      Handler h = handlerFor(m.topic());
+      if (h == null) {
+        unread(m.topic());
+      } else if (!h.deliver(m.topic(), m.payload())) {
+        break;
+      }
+      acknowledge(m); // before it leaves: a copy sent again meanwhile is still recognized
+      inbox.removeFirst();
+      consumed++;
+    }
+    return consumed;
+  }
+
+  private void unread(String topic) {
+    if (unread.add(topic)) {
+      LOG.warn("mqtt: a message on '{}', which no source of this run reads (a source a request"
+          + " removed, or a subscription an earlier run with client id '{}' left in the"
+          + " session), acknowledged without evaluation; logged once per topic", topic,
+          clientId);
+    }
+  }
+
+  private void acknowledge(Inbox.Message m) {
+    if (m.connection() != generation || !connected) {
+      return; // its connection is gone: the broker sends it again if it kept the session
+    }
+    try {
+      client.messageArrivedComplete(m.id(), m.qos());
+    } catch (MqttException e) {
+      // Not acknowledged: the broker delivers it again (a duplicate QoS 1 allows).
+      LOG.debug("mqtt acknowledgement of a message on '{}' failed: {}", m.topic(), describe(e));
     }
   }
 
@@ -352,28 +434,23 @@ public final class MqttConnection implements MqttCallback {
     LOG.warn("mqtt {} ({}): {}", broker, clientId, lastError);
   }
 
+  /**
+   * Paho's callback thread: keeps the message for {@link #drain}. Waits only when the inbox is
+   * full, which a broker whose window is below {@link #MAX_INFLIGHT} never causes.
+   */
   @Override
   public void messageArrived(String topic, MqttMessage message) {
     received.incrementAndGet();
-    Handler handler = handlerFor(topic);
-    if (handler == null) {
-      synchronized (parked) {
-        parked.add(new Parked(topic, message));
+    Inbox.Message m = new Inbox.Message(topic, message.getPayload(), message.getId(),
+        message.getQos(), generation);
+    while (inbox.add(m) == Inbox.Added.FULL && !closed) {
+      if (!warnedFull) {
+        warnedFull = true;
+        LOG.warn("mqtt: {} received messages wait for admission; holding the broker back",
+            MAX_INFLIGHT);
       }
-      // A handler registered meanwhile takes it now.
-      handler = handlerFor(topic);
-      if (handler != null) {
-        boolean mine;
-        synchronized (parked) {
-          mine = parked.removeIf(p -> p.message() == message);
-        }
-        if (mine) {
-          handle(topic, message, handler);
-        }
-      }
-      return;
+      clock.backOff();
     }
-    handle(topic, message, handler);
   }
 
   private Handler handlerFor(String topic) {
@@ -387,17 +464,6 @@ public final class MqttConnection implements MqttCallback {
       }
     }
     return null;
-  }
-
-  private void handle(String topic, MqttMessage message, Handler handler) {
-    if (handler.deliver(topic, message.getPayload())) {
-      try {
-        client.messageArrivedComplete(message.getId(), message.getQos());
-      } catch (MqttException e) {
-        // Not acknowledged: the broker delivers it again (a duplicate QoS 1 allows).
-        LOG.debug("mqtt acknowledgement of a message on '{}' failed: {}", topic, describe(e));
-      }
-    }
   }
 
   @Override

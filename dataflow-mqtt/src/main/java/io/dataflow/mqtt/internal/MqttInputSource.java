@@ -1,6 +1,5 @@
 package io.dataflow.mqtt.internal;
 
-import io.dataflow.core.IngressException;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.TickShape;
 import io.dataflow.core.Value;
@@ -12,14 +11,16 @@ import java.util.function.Consumer;
 
 /**
  * The source of one input stream: one subscription, each message one tick holding that stream.
- * Push-style: Paho's callback thread decodes each message and submits it (waiting for room in
- * the ingress queue, which holds the broker back); the message is acknowledged after admission.
- * Opening subscribes, closing unsubscribes: at a cutover, a source the request keeps stays
- * subscribed, a removed one is closed (unsubscribed) before an added one is opened. Closed at
+ * Pull-style: the connection keeps what arrives ({@link MqttConnection#drain}); the owner
+ * thread's poll decodes each message and offers it without waiting, and the message is
+ * acknowledged after admission; one that does not fit waits for the next poll (the broker's
+ * window then holds it back). Opening subscribes, closing unsubscribes: at a cutover, a source
+ * the request keeps stays subscribed, a removed one is closed (unsubscribed) before an added one
+ * is opened. Closed at
  * the end of the run (the ingress already closed), it keeps the broker's subscription, so the
  * persistent session collects what is published until the next run with the same client id.
  *
- * <p>Thread-safety: {@link #open} and {@link #close} on the owner thread; deliveries on Paho's.
+ * <p>Thread-safety: owner thread only (the connection's runner and Paho's threads never call it).
  */
 public final class MqttInputSource implements Source {
   private final String stream;
@@ -29,9 +30,9 @@ public final class MqttInputSource implements Source {
   private final OnBadRecord onBadRecord;
   private final Consumer<String> warnings;
   private final TickShape shape;
-  private volatile SourceContext context;
-  private volatile boolean closed;
-  private volatile boolean failed;
+  private SourceContext context; // owner thread only, like the rest
+  private boolean closed;
+  private boolean failed;
 
   /**
    * The source of {@code stream}, subscribed to {@code topic}.
@@ -66,7 +67,12 @@ public final class MqttInputSource implements Source {
     connection.start(ctx.threadFactory());
   }
 
-  /** Paho's callback thread: true when the message was admitted (or consumed as bad). */
+  @Override
+  public int poll(long nowNanos) {
+    return connection.drain();
+  }
+
+  /** Owner thread (a drain): true when the message was admitted (or consumed as bad). */
   private boolean deliver(String from, byte[] payload) {
     if (closed || failed) {
       return false;
@@ -81,16 +87,10 @@ public final class MqttInputSource implements Source {
             + connection.status().skipped() + " skipped so far)");
         return true;
       }
-      failed = true;
-      context.fail(e);
-      return true;
+      failed = context.tryFail(e); // behind what this source delivered before
+      return failed;
     }
-    try {
-      context.submit(TickBatch.of(shape.tick(v)), Long.MAX_VALUE);
-      return true;
-    } catch (IngressException e) {
-      return false; // the runtime stopped admitting: the broker keeps the message
-    }
+    return context.offer(TickBatch.of(shape.tick(v)));
   }
 
   @Override

@@ -2,10 +2,15 @@ package io.dataflow.mqtt.internal;
 
 import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.spi.Source;
+import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.mqtt.MqttConfigException;
 import io.dataflow.mqtt.OnBadRecord;
+import io.dataflow.reconfig.Bindings;
 import io.dataflow.reconfig.IoFactory;
 import io.dataflow.reconfig.IoSpec;
+import io.dataflow.reconfig.ReconfigurationRequest;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -14,8 +19,10 @@ import java.util.function.Consumer;
  * the delegate. A source {@code {type: "mqtt", topic: "robot/x"}} is the source of the input
  * stream of its name ({@code topic} defaults to that name); a destination
  * {@code {type: "mqtt", topics: "z=robot/z"}} publishes every output stream it receives
- * ({@code topics} routes some of them). Validation (at planning) rejects unknown parameters,
- * malformed topics and topics that collide with the control topic.
+ * ({@code topics} routes some of them). A new input stream that a request gives no source gets
+ * one anyway ({@link #defaultSource}), subscribed to its name. Validation (at planning) rejects
+ * unknown parameters, malformed topics and topics that collide with the control topic or its
+ * reply topic, the default ones (stream names) included ({@link #validateProgram}).
  *
  * <p>Thread-safety: called on the owner thread.
  */
@@ -29,11 +36,18 @@ public final class MqttIoFactory implements IoFactory {
   private final OnBadRecord onBadRecord;
   private final Consumer<String> warnings;
   private final long flushTimeoutNanos;
+  private final Map<String, String> outputRoutes;
 
-  /** A factory creating {@code mqtt} sources and destinations on {@code connection}. */
+  /**
+   * A factory creating {@code mqtt} sources and destinations on {@code connection}.
+   *
+   * @param outputRoutes the transport's output routes (its {@code mqtt} destination's)
+   */
   public MqttIoFactory(IoFactory delegate, MqttConnection connection, String controlTopic,
-      OnBadRecord onBadRecord, Consumer<String> warnings, long flushTimeoutNanos) {
+      OnBadRecord onBadRecord, Consumer<String> warnings, long flushTimeoutNanos,
+      Map<String, String> outputRoutes) {
     this.delegate = delegate;
+    this.outputRoutes = Map.copyOf(outputRoutes);
     this.connection = connection;
     this.controlTopic = controlTopic;
     this.onBadRecord = onBadRecord;
@@ -55,6 +69,58 @@ public final class MqttIoFactory implements IoFactory {
     }
   }
 
+  /** An {@code mqtt} source subscribed to the stream's name. */
+  @Override
+  public IoSpec defaultSource(String stream) {
+    return IoSpec.of(TYPE, Map.of("topic", stream));
+  }
+
+  /**
+   * Rejects a replacement whose streams would use the control topic or its reply topic as a
+   * data topic by default, with their names: an input given an {@code mqtt} source without a
+   * topic, and every output (an {@code mqtt} destination publishes each stream it is not routed
+   * to under its name), unless the transport's or the request's {@code mqtt} routes send it
+   * elsewhere, or the request leaves no destination that may be an {@code mqtt} one (every one it
+   * lists has another type). (New inputs without a source get theirs from
+   * {@link #defaultSource}, validated with its topic.)
+   */
+  @Override
+  public void validateProgram(DataflowProgram candidate, ReconfigurationRequest request) {
+    if (controlTopic == null) {
+      return;
+    }
+    Bindings in = request.input();
+    if (in != null && in.endpoints() != null) {
+      in.endpoints().forEach((name, spec) -> {
+        if (TYPE.equals(spec.type()) && !spec.params().containsKey("topic")) {
+          Topics.checkNotControl(controlTopic, name, "input '" + name + "'");
+        }
+      });
+    }
+    Map<String, String> routes = new HashMap<>(outputRoutes);
+    boolean published = true;
+    Bindings out = request.output();
+    if (out != null && out.endpoints() != null) {
+      published = false;
+      for (Map.Entry<String, IoSpec> e : out.endpoints().entrySet()) {
+        IoSpec spec = e.getValue();
+        if (TYPE.equals(spec.type())) {
+          published = true;
+          routes.putAll(Topics.parseRoutes(spec.params().get("topics"), "mqtt destination"));
+        } else if (spec.isKeep()) {
+          published = true; // kept as it is: it may be an mqtt destination
+        }
+      }
+    }
+    if (!published) {
+      return;
+    }
+    for (String stream : candidate.outputs().names()) {
+      Topics.checkNotControl(controlTopic, routes.getOrDefault(stream, stream),
+          "output '" + stream + "'");
+    }
+  }
+
   @Override
   public Source createSource(String name, IoSpec spec) throws Exception {
     return createSource(name, spec, null);
@@ -66,8 +132,8 @@ public final class MqttIoFactory implements IoFactory {
    * sources are (a wrong type is a bad payload, skippable).
    */
   @Override
-  public Source createSource(String name, IoSpec spec,
-      io.dataflow.monitor.DataflowProgram program) throws Exception {
+  public Source createSource(String name, IoSpec spec, DataflowProgram program)
+      throws Exception {
     if (!TYPE.equals(spec.type())) {
       return delegate.createSource(name, spec, program);
     }
@@ -76,7 +142,7 @@ public final class MqttIoFactory implements IoFactory {
     Topics.validate(topic, "mqtt source '" + name + "'", true);
     Topics.checkNotControl(controlTopic, topic, "input '" + name + "'");
     String declaredType = program == null ? null : program.stream(name)
-        .map(io.dataflow.monitor.DataflowProgram.StreamDefinition::declaredType).orElse(null);
+        .map(DataflowProgram.StreamDefinition::declaredType).orElse(null);
     return new MqttInputSource(name, topic, declaredType, connection, onBadRecord, warnings);
   }
 

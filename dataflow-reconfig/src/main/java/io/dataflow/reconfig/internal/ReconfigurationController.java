@@ -101,7 +101,7 @@ public final class ReconfigurationController implements ControlHandler {
       planned = planner.plan(decoded, new ReconfigurationPlanner.Active(active.program(),
           active.failure() != null, input.owners(), Map.copyOf(sourceSpecs),
           Map.copyOf(inputOwners), output.routing(), Map.copyOf(destinationSpecs),
-          Map.copyOf(outputOwners)));
+          Map.copyOf(outputOwners), output.taps()));
     } catch (RequestException | ReconfigurationException e) {
       reject(request, e, active, runtime);
       return;

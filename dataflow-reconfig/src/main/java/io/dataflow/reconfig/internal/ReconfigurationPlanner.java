@@ -26,7 +26,7 @@ public final class ReconfigurationPlanner {
   record Active(DataflowProgram program, boolean monitorFailed, Map<String, Set<String>> sources,
       Map<String, IoSpec> sourceSpecs, Map<String, String> inputOwners,
       Map<String, Set<String>> destinations, Map<String, IoSpec> destinationSpecs,
-      Map<String, String> outputOwners) {}
+      Map<String, String> outputOwners, Set<String> taps) {}
 
   /** The plan plus the explicit ownership to remember once it is applied. */
   record Result(RuntimeReconfigurationPlan plan, Map<String, String> inputOwners,
@@ -45,18 +45,25 @@ public final class ReconfigurationPlanner {
   Result plan(ReconfigurationRequest request, Active active) {
     // 1. validate, 2. compile the replacement
     DataflowProgram candidate = compile(request);
-    // 3. input
+    try {
+      factory.validateProgram(candidate, request);
+    } catch (IllegalArgumentException e) {
+      throw new ReconfigurationException(e.getMessage(), e);
+    }
+    // 3. input (a new input stream without a source gets the factory's default one)
+    List<String> newInputs = new ArrayList<>(candidate.inputs().names());
+    newInputs.removeAll(active.program().inputs().names());
     Side in = side(request.input(), active.sources(), active.sourceSpecs(),
         active.inputOwners(), names(candidate.inputs().names()), "source", "input",
-        true);
+        newInputs);
     boolean inChanged = !names(active.program().inputs().names())
         .equals(names(candidate.inputs().names())) || !in.moved.isEmpty();
     InputPipelineReconfigurationPlan inputPlan = new InputPipelineReconfigurationPlan(
         in.unchanged, in.added, in.removed, in.routing, in.moved, inChanged);
-    // 4. output
-    Side out = side(request.output(), active.destinations(), active.destinationSpecs(),
-        active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
-        false);
+    // 4. output (taps are the application's: a request cannot remove, replace or bind them)
+    Side out = side(withoutTaps(request.output(), active.taps()), active.destinations(),
+        active.destinationSpecs(), active.outputOwners(), names(candidate.outputs().names()), "destination", "output",
+        null);
     boolean outChanged = !names(active.program().outputs().names())
         .equals(names(candidate.outputs().names())) || !out.moved.isEmpty();
     OutputPipelineReconfigurationPlan outputPlan = new OutputPipelineReconfigurationPlan(
@@ -127,6 +134,36 @@ public final class ReconfigurationPlanner {
     return new MonitorReconfigurationPlan.Transfer(TransferMapping.plan(active, candidate));
   }
 
+  /**
+   * The request's output bindings without the taps it lists as {@code keep} (a no-op: a tap
+   * always stays); a tap given a type or bound to a stream is refused.
+   */
+  private static Bindings withoutTaps(Bindings b, Set<String> taps) {
+    if (b == null || taps.isEmpty()) {
+      return b;
+    }
+    b.streams().forEach((stream, owner) -> {
+      if (taps.contains(owner)) {
+        throw new ReconfigurationException("output stream '" + stream + "' is bound to tap '"
+            + owner + "'; a tap already receives every stream: bind it to a destination");
+      }
+    });
+    if (b.endpoints() == null) {
+      return b;
+    }
+    Map<String, IoSpec> endpoints = new LinkedHashMap<>();
+    b.endpoints().forEach((name, spec) -> {
+      if (!taps.contains(name)) {
+        endpoints.put(name, spec);
+      } else if (!spec.isKeep()) {
+        throw new ReconfigurationException("destination '" + name + "' is a tap the"
+            + " application attached; a request cannot replace or remove it (it keeps receiving"
+            + " every stream)");
+      }
+    });
+    return new Bindings(endpoints, b.streams());
+  }
+
   /** One side's plan, before it becomes a record. */
   private static final class Side {
     final List<String> unchanged = new ArrayList<>();
@@ -137,9 +174,16 @@ public final class ReconfigurationPlanner {
     Map<String, String> owners;
   }
 
+  /**
+   * Plans one side.
+   *
+   * @param newInputs on the input side, the input streams the active program lacks (which may
+   *     get the factory's default source); null on the output side
+   */
   private Side side(Bindings b, Map<String, Set<String>> current, Map<String, IoSpec> specs,
       Map<String, String> explicit, Set<String> streamNames, String what, String half,
-      boolean input) {
+      List<String> newInputs) {
+    boolean input = newInputs != null;
     Side s = new Side();
     Set<String> finalSet = new java.util.LinkedHashSet<>();
     if (b == null || b.endpoints() == null) {
@@ -171,6 +215,9 @@ public final class ReconfigurationPlanner {
           s.removed.add(name);
         }
       }
+    }
+    if (input) {
+      defaultSources(b, newInputs, finalSet, s);
     }
     // Explicit ownership: what was bound before (for streams that still exist) plus the request.
     Map<String, String> owners = new LinkedHashMap<>();
@@ -219,6 +266,24 @@ public final class ReconfigurationPlanner {
       }
     }
     return s;
+  }
+
+  /**
+   * Adds the factory's default source for each new input stream that has none: no source of
+   * its name after the request and no explicit binding in it.
+   */
+  private void defaultSources(Bindings b, List<String> newInputs, Set<String> finalSet, Side s) {
+    for (String stream : newInputs) {
+      if (finalSet.contains(stream) || (b != null && b.streams().containsKey(stream))) {
+        continue;
+      }
+      IoSpec spec = factory.defaultSource(stream);
+      if (spec != null) {
+        validate(spec, "source", stream, true);
+        finalSet.add(stream);
+        s.added.put(stream, spec);
+      }
+    }
   }
 
   /** The one endpoint that took every stream before, or null when that is ambiguous. */
