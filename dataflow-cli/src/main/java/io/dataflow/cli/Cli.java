@@ -28,6 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -154,7 +156,8 @@ final class Cli {
       return INVALID;
     }
     // SIGTERM or Ctrl-C: the pipeline's one-deadline shutdown.
-    Thread hook = onSignal(pipeline::shutdown, pipeline::awaitTermination);
+    Signals.Handle hook = onSignal(ctx.env().signals(), pipeline::shutdown,
+        pipeline::awaitTermination);
     io.dataflow.pipeline.PipelineExitReport report;
     try {
       report = pipeline.run();
@@ -162,7 +165,7 @@ final class Cli {
       err.println("dataflow: interrupted");
       return FAILED;
     } finally {
-      removeHook(hook);
+      hook.remove();
     }
     out.flush();
     // A bad record is the input's fault, but the earlier output stands: status 1, not 2.
@@ -198,32 +201,32 @@ final class Cli {
       err.println("dataflow: kafka: " + e.getMessage());
       return FAILED;
     }
-    Thread hook = new Thread(() -> {
-      pipeline.shutdown(Duration.ofSeconds(10));
-      try {
-        pipeline.awaitTermination(Duration.ofSeconds(15));
-      } catch (InterruptedException | TimeoutException ignored) {
-        // exiting anyway
-      }
-    }, "dataflow-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    io.dataflow.pipeline.PipelineExitReport report;
+    // SIGTERM or Ctrl-C: the one-deadline shutdown with a final commit. In a process the JVM
+    // halts when the handler returns, so it waits for this thread's report too (bounded).
+    CountDownLatch reported = new CountDownLatch(1);
+    Signals.Handle hook = onSignal(ctx.env().signals(), pipeline::shutdown, timeout -> {
+      pipeline.awaitTermination(timeout);
+      reported.await(5, TimeUnit.SECONDS);
+    });
     try {
-      pipeline.start();
-      report = pipeline.pipeline().run();
-    } catch (InterruptedException e) {
-      err.println("dataflow: interrupted");
-      return FAILED;
-    } finally {
+      io.dataflow.pipeline.PipelineExitReport report;
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
+        pipeline.start();
+        report = pipeline.pipeline().run();
+      } catch (InterruptedException e) {
+        err.println("dataflow: interrupted");
+        return FAILED;
+      } finally {
+        hook.remove();
         pipeline.close();
-      } catch (IllegalStateException ignored) {
-        // already shutting down: the hook releases it
       }
+      err.println("committed " + report.committed());
+      int status = exitStatus(report.run(), err) == OK ? OK : FAILED;
+      err.flush();
+      return status;
+    } finally {
+      reported.countDown();
     }
-    err.println("committed " + report.committed());
-    return exitStatus(report.run(), err) == OK ? OK : FAILED;
   }
 
   static int liveCommand(RunOptions options, Commands.Context ctx) {
@@ -285,16 +288,13 @@ final class Cli {
       err.println("dataflow: " + e.getMessage());
       return INVALID;
     }
-    Thread hook = new Thread(() -> {
-      runtime.stop(Duration.ofSeconds(10));
+    Signals.Handle hook = onSignal(ctx.env().signals(), runtime::stop, timeout -> {
       try {
-        runtime.awaitTermination(Duration.ofSeconds(15));
-      } catch (InterruptedException | TimeoutException ignored) {
-        // exiting anyway
+        runtime.awaitTermination(timeout);
+      } finally {
+        transport.close();
       }
-      transport.close();
-    }, "dataflow-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    });
     ExitReport report;
     try {
       runtime.start();
@@ -303,11 +303,7 @@ final class Cli {
       err.println("dataflow: interrupted");
       return FAILED;
     } finally {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException ignored) {
-        // already shutting down
-      }
+      hook.remove();
     }
     transport.close();
     out.flush();
@@ -363,7 +359,7 @@ final class Cli {
     }
     ExitReport report;
     if (live) {
-      Thread hook = onSignal(runtime::stop, runtime::awaitTermination);
+      Signals.Handle hook = onSignal(env.signals(), runtime::stop, runtime::awaitTermination);
       runtime.start();
       try {
         report = runtime.awaitTermination(Duration.ofDays(3650));
@@ -371,7 +367,7 @@ final class Cli {
         err.println("dataflow: interrupted");
         return FAILED;
       }
-      removeHook(hook);
+      hook.remove();
     } else if (progress == null) {
       report = runtime.runInCallerThread();
     } else {
@@ -394,28 +390,19 @@ final class Cli {
   }
 
   /**
-   * Installs the shutdown hook of SIGTERM and Ctrl-C: {@code stop} with a 10 s deadline, then a
-   * wait of at most 15 s for the run to end (the JVM exits either way).
+   * Installs the handler of SIGTERM and Ctrl-C: {@code stop} with a 10 s deadline, then a wait
+   * of at most 15 s for the run to end (in a process, the JVM exits either way).
    */
-  static Thread onSignal(java.util.function.Consumer<Duration> stop, Await await) {
-    Thread hook = new Thread(() -> {
+  static Signals.Handle onSignal(Signals signals, java.util.function.Consumer<Duration> stop,
+      Await await) {
+    return signals.install(() -> {
       stop.accept(Duration.ofSeconds(10));
       try {
         await.await(Duration.ofSeconds(15));
       } catch (InterruptedException | TimeoutException ignored) {
         // exiting anyway
       }
-    }, "dataflow-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    return hook;
-  }
-
-  static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException ignored) {
-      // already shutting down
-    }
+    });
   }
 
   /** Maps a run's outcome to the exit status of docs/cli.md#exit-status, reporting on stderr. */

@@ -10,27 +10,35 @@ import java.util.Objects;
 
 /**
  * What the command line needs from its surroundings besides its streams: the clock the progress
- * line and the ledger's leases read, whether stdout and stderr are terminals, and the environment
- * variables it honours ({@code DATAFLOW_FAULT}, {@code DATAFLOW_LEDGER_USER}, ...).
- * {@link #system()} detects them; tests pass their own (by default: pipes and no variables, so
- * nothing but the output is ever written).
+ * line and the ledger's leases read, whether stdout and stderr are terminals, where SIGTERM and
+ * Ctrl-C come from, and the environment variables it honours ({@code DATAFLOW_FAULT},
+ * {@code DATAFLOW_LEDGER_USER}, ...). {@link #system()} detects them; tests pass their own (by
+ * default: pipes, the JVM's signals and no variables, so nothing but the output is ever
+ * written).
  *
  * @param clock the only source of time of the CLI
  * @param stdoutIsTerminal whether stdout is a terminal (the progress line is cleared before
  *     output is written there)
  * @param stderrIsTerminal whether stderr is a terminal (the progress line is shown only then)
+ * @param signals where SIGTERM and Ctrl-C come from (the JVM's shutdown hooks by default)
  * @param variables the environment variables
  */
 record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal,
-    Map<String, String> variables) {
+    Signals signals, Map<String, String> variables) {
   Environment {
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(signals, "signals");
     variables = Map.copyOf(variables);
   }
 
-  /** An environment without variables. */
+  /** An environment whose signals are the JVM's, without variables. */
   Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTerminal) {
-    this(clock, stdoutIsTerminal, stderrIsTerminal, Map.of());
+    this(clock, stdoutIsTerminal, stderrIsTerminal, Signals.JVM, Map.of());
+  }
+
+  /** This environment with {@code signals} instead of its own (tests of a shutdown path). */
+  Environment withSignals(Signals signals) {
+    return new Environment(clock, stdoutIsTerminal, stderrIsTerminal, signals, variables);
   }
 
   /** The system clock, stdout and stderr as pipes: what tests and embedded calls get. */
@@ -40,7 +48,7 @@ record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTermin
 
   /** This environment with {@code variables} instead of its own. */
   Environment withVariables(Map<String, String> variables) {
-    return new Environment(clock, stdoutIsTerminal, stderrIsTerminal, variables);
+    return new Environment(clock, stdoutIsTerminal, stderrIsTerminal, signals, variables);
   }
 
   /** The variable {@code name}, or null when it is unset or empty. */
@@ -53,7 +61,7 @@ record Environment(Clock clock, boolean stdoutIsTerminal, boolean stderrIsTermin
   static Environment system() {
     boolean console = System.console() != null; // stdin and stdout are both terminals
     return new Environment(SystemClock.INSTANCE, isTerminal(1, console),
-        isTerminal(2, console), System.getenv());
+        isTerminal(2, console), Signals.JVM, System.getenv());
   }
 
   /**

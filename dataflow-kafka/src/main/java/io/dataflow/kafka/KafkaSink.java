@@ -71,6 +71,14 @@ public final class KafkaSink implements KeyedSink {
     }
   }
 
+  /**
+   * Drops the producer as a killed process leaves it (tests of a crash): records not yet
+   * acknowledged are abandoned and their callbacks fail.
+   */
+  void abandon() {
+    producer.close(Duration.ZERO);
+  }
+
   @Override
   public void close() {
     producer.flush();

@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -411,12 +412,24 @@ public final class KafkaSource implements PartitionedSource {
     }
   }
 
+  /**
+   * Drops the consumer as a killed process leaves it (tests of a crash): no revocation
+   * callback, no commit, no LeaveGroup; the group notices only through the session timeout.
+   * Controller thread only; the source is unusable afterwards.
+   */
+  void abandon() {
+    closing = true;
+    if (consumer != null) {
+      consumer.close(CloseOptions.groupMembershipOperation(
+          CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP).withTimeout(Duration.ZERO));
+    }
+  }
+
   @Override
   public void close() {
     closing = true; // the consumer's own revocation on close must not re-enter the pipeline
     if (consumer != null) {
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(
-          Duration.ofSeconds(5)));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 }

@@ -15,6 +15,8 @@ import io.dataflow.pipeline.spi.Checkpointer;
 import io.dataflow.pipeline.spi.KeyedOutput;
 import io.dataflow.pipeline.spi.KeyedSink;
 import io.dataflow.pipeline.spi.LaneCheckpoint;
+import io.dataflow.pipeline.spi.PartitionedSource;
+import io.dataflow.pipeline.spi.SourceRecord;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,11 +25,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -41,15 +45,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The keyed pipeline against a real broker in this JVM (KRaft, loopback): records over 8
- * partitions, a second instance joins the group mid-run, the first is then killed (its commits
- * and outputs stop at once, no shutdown); every input's outputs are delivered at least once,
- * with the values a lone monitor gives, and no commit ever passes an unacknowledged output.
+ * partitions, a second instance joins the group mid-run, the first is then killed: its
+ * controller thread freezes where it is, its consumer and producer are dropped without a
+ * commit, a revocation or a LeaveGroup, so the group notices only through the session timeout.
+ * Every input's outputs are delivered at least once, with the values a lone monitor gives, and
+ * no commit ever passes an unacknowledged output.
  */
 class KafkaPipelineBrokerTest {
   static final int PARTITIONS = 8;
   static final int KEYS = 1000;
   static final int RECORDS = Integer.getInteger("dataflow.kafka.records", 1_000_000);
   static final String SUM = DataflowProcessorTest.SUM;
+  static final int SESSION_TIMEOUT_MS = 6000;
 
   static TestBroker broker;
 
@@ -127,7 +134,10 @@ class KafkaPipelineBrokerTest {
     }
   }
 
-  /** The Kafka sink, which marks acknowledged outputs; killed, it drops every batch. */
+  /**
+   * The Kafka sink, which marks acknowledged outputs. Killed, its producer is dropped at once
+   * and nothing of it is acknowledged any more (a dead process sees no callback).
+   */
   static final class TrackingSink implements KeyedSink {
     final KafkaSink delegate;
     final Acked acked;
@@ -140,15 +150,23 @@ class KafkaPipelineBrokerTest {
       this.acked = acked;
     }
 
+    void kill() {
+      killed.set(true);
+      delegate.abandon();
+    }
+
     @Override
     public void send(List<KeyedOutput> outputs, Acknowledgement ack) {
       if (killed.get()) {
-        return; // a dead process neither writes nor acknowledges
+        return;
       }
       sent.addAndGet(outputs.size());
       delegate.send(outputs, new Acknowledgement() {
         @Override
         public void succeeded() {
+          if (killed.get()) {
+            return;
+          }
           acked.mark(outputs);
           firstAck.countDown();
           ack.succeeded();
@@ -156,14 +174,89 @@ class KafkaPipelineBrokerTest {
 
         @Override
         public void failed(Throwable error) {
-          ack.failed(error);
+          if (!killed.get()) {
+            ack.failed(error);
+          }
         }
       });
     }
 
     @Override
     public void close() {
-      delegate.close();
+      if (!killed.get()) {
+        delegate.close();
+      }
+    }
+  }
+
+  /**
+   * The Kafka source; killed, the controller thread's next call drops the consumer (no commit,
+   * no revocation, no LeaveGroup) and the thread then stays where it is, as a killed process
+   * would, until the test releases it at its end.
+   */
+  static final class KillableSource implements PartitionedSource {
+    final KafkaSource delegate;
+    final AtomicBoolean killed = new AtomicBoolean();
+    final CountDownLatch frozen = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    private boolean abandoned; // controller thread only
+
+    KillableSource(KafkaSource delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void open(Rebalance rebalance) {
+      delegate.open(rebalance);
+    }
+
+    @Override
+    public List<SourceRecord> poll(int max) {
+      if (killed.get()) {
+        if (!abandoned) {
+          abandoned = true;
+          delegate.abandon();
+          frozen.countDown();
+          try {
+            release.await(10, TimeUnit.MINUTES);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return List.of();
+      }
+      return delegate.poll(max);
+    }
+
+    @Override
+    public void pause(Set<Integer> partitions) {
+      if (!abandoned) {
+        delegate.pause(partitions);
+      }
+    }
+
+    @Override
+    public void resume(Set<Integer> partitions) {
+      if (!abandoned) {
+        delegate.resume(partitions);
+      }
+    }
+
+    @Override
+    public boolean isEnded(int partition) {
+      return false;
+    }
+
+    @Override
+    public boolean isExhausted() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      if (!abandoned) {
+        delegate.close();
+      }
     }
   }
 
@@ -195,24 +288,50 @@ class KafkaPipelineBrokerTest {
     }
   }
 
-  record Instance(DataflowPipeline pipeline, TrackingSink sink, CheckingCheckpointer ckpt,
-      List<String> warnings) {}
+  record Instance(DataflowPipeline pipeline, KillableSource source, TrackingSink sink,
+      CheckingCheckpointer ckpt, List<String> warnings) {
+    /** Kills the instance: nothing it does from now on persists or reaches the group. */
+    void kill() throws InterruptedException {
+      ckpt.killed.set(true);
+      sink.kill();
+      source.killed.set(true);
+      assertThat(source.frozen.await(60, TimeUnit.SECONDS)).as("the controller froze").isTrue();
+    }
+
+    /** Lets the killed instance's threads end (the test's cleanup, not part of the scenario). */
+    void reap() throws Exception {
+      pipeline.cancel("killed");
+      source.release.countDown();
+      pipeline.awaitTermination(Duration.ofSeconds(60));
+      ckpt.delegate.close();
+    }
+  }
 
   static Instance instance(String name, Acked acked) {
     List<String> warnings = new CopyOnWriteArrayList<>();
+    // 6 s: a loaded machine's pauses never expire a live member; a killed one is noticed soon.
     KafkaSource source = KafkaSource.builder().bootstrap(broker.bootstrap()).topic("pin")
-        .group("g").property("session.timeout.ms", "2000")
-        .property("heartbeat.interval.ms", "300").build();
+        .group("g").property("session.timeout.ms", Integer.toString(SESSION_TIMEOUT_MS))
+        .property("heartbeat.interval.ms", "1000").build();
     KafkaCheckpointer k = new KafkaCheckpointer(source, "g.state", SystemClock.INSTANCE,
         Duration.ofSeconds(30), warnings::add);
+    KillableSource killable = new KillableSource(source);
     TrackingSink sink = new TrackingSink(new KafkaSink(broker.bootstrap(), "pout"), acked);
     CheckingCheckpointer ckpt = new CheckingCheckpointer(k, acked);
     DataflowPipeline p = DataflowPipeline.builder().specification("sum.dsrv", SUM)
-        .source(source).sink(sink).checkpointer(ckpt).warnings(warnings::add)
+        .source(killable).sink(sink).checkpointer(ckpt).warnings(warnings::add)
         .options(o -> o.withName(name).withDrivers(2).withCommitEvery(Duration.ofMillis(200))
             .withCloseTimeout(Duration.ofSeconds(10)))
         .build();
-    return new Instance(p, sink, ckpt, warnings);
+    return new Instance(p, killable, sink, ckpt, warnings);
+  }
+
+  /** The members of group {@code g} now. */
+  static int members() throws Exception {
+    try (Admin admin = broker.admin()) {
+      return admin.describeConsumerGroups(List.of("g")).describedGroups().get("g")
+          .get(30, TimeUnit.SECONDS).members().size();
+    }
   }
 
   @Test
@@ -237,18 +356,22 @@ class KafkaPipelineBrokerTest {
     assertThat(half.await(120, TimeUnit.SECONDS)).as("half through a and b").isTrue();
     assertThat(a.sink().sent.get()).as("a still had partitions").isPositive();
     System.out.printf("half after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
-    a.ckpt().killed.set(true); // killed: nothing it does from now on persists
-    a.sink().killed.set(true);
-    a.pipeline().cancel("killed");
-    a.pipeline().awaitTermination(Duration.ofSeconds(60));
+    long killedAt = SystemClock.INSTANCE.nanoTime();
+    a.kill();
+    // No LeaveGroup went out: the group still counts a until its session times out.
+    assertThat(members()).as("a is still a member right after the kill").isEqualTo(2);
     boolean done = all.await(120, TimeUnit.SECONDS);
     assertThat(done).as("every record acknowledged: %s acked, first gaps %s, b %s, warnings"
         + " %s / %s", acked.count, acked.firstGaps(), b.pipeline().status(), a.warnings(),
         b.warnings()).isTrue();
-    System.out.printf("all after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
+    System.out.printf("all after %d ms (%d ms after the kill)%n",
+        (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000,
+        (SystemClock.INSTANCE.nanoTime() - killedAt) / 1_000_000);
+    assertThat(members()).as("the session timeout removed a").isEqualTo(1);
     b.pipeline().shutdown(Duration.ofSeconds(20));
     PipelineExitReport rb = b.pipeline().awaitTermination(Duration.ofSeconds(60));
     b.ckpt().delegate.close();
+    a.reap();
 
     assertThat(acked.violations).isEmpty();
     assertThat(rb.ok()).as("b: %s %s", rb, b.warnings()).isTrue();
@@ -345,9 +468,13 @@ class KafkaPipelineBrokerTest {
     assertThat(p.awaitTermination(Duration.ofSeconds(30)).ok()).isTrue();
   }
 
-  /** Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values. */
+  /**
+   * Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values; a send
+   * that fails fails the test here (unchecked, a lost input record only showed as a timeout).
+   */
   static long[] produce() {
     long[] xs = new long[RECORDS];
+    AtomicReference<Exception> failed = new AtomicReference<>();
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -358,10 +485,16 @@ class KafkaPipelineBrokerTest {
       for (int i = 0; i < RECORDS; i++) {
         xs[i] = i % 7;
         producer.send(new ProducerRecord<>("pin", "k" + (i % KEYS),
-            KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))));
+            KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))),
+            (md, e) -> {
+              if (e != null) {
+                failed.compareAndSet(null, e);
+              }
+            });
       }
       producer.flush();
     }
+    assertThat(failed.get()).as("every input record was written").isNull();
     return xs;
   }
 }

@@ -19,13 +19,18 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.server.common.MetadataVersion;
 
 /** One in-process KRaft broker (combined with its controller) on loopback, for tests. */
 final class TestBroker implements AutoCloseable {
   private final KafkaClusterTestKit cluster;
 
   TestBroker() throws Exception {
+    // The metadata version a 4.1 broker runs in production: the test kit's default is the
+    // latest testing one, whose unstable features made the broker reject idempotent batches
+    // (OutOfOrderSequenceException) under load, so records of a test's input went missing.
     cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
+        .setBootstrapMetadataVersion(MetadataVersion.latestProduction())
         .setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
         .setConfigProp("offsets.topic.num.partitions", "4")
