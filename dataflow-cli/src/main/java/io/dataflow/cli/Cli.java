@@ -57,7 +57,7 @@ final class Cli {
       err.print(Usage.TEXT);
       return INVALID;
     }
-    CommandLine cl = Commands.commandLine(new Commands.Context(in, out, err, env));
+    CommandLine cl = Commands.commandLine(new Commands.Context(in, out, err, env), args);
     int status = cl.execute(args);
     cl.getOut().flush();
     cl.getErr().flush();

@@ -37,29 +37,70 @@ final class Commands {
       + " rejected request, I/O),%n             2 the command line, the spec or the trace is"
       + " invalid.";
 
-  private Commands() {}
+  /**
+   * The system property of the type converters picocli leaves out (regular expressions over
+   * class names, comma-separated).
+   */
+  static final String CONVERTER_EXCLUDES = "picocli.converters.excludes";
 
   /**
-   * The {@code dataflow} command line over {@code ctx}'s streams: help and version on stdout,
-   * the project's usage errors and messages on stderr.
+   * The converters no option of ours needs: picocli registers them for every command by loading
+   * and initialising their classes ({@code java.sql} and {@code java.time}, a hundred classes),
+   * which was start-up work of every run. {@link Main} leaves them out; {@code CommandsTest}
+   * checks that no option has such a type.
    */
-  static CommandLine commandLine(Context ctx) {
+  static final String UNUSED_CONVERTERS = "java\\.sql\\..*,java\\.time\\..*";
+
+  private Commands() {}
+
+  /** The commands under {@code dataflow}. */
+  private static final List<String> COMMANDS =
+      List.of("run", "live", "kafka", "check", "snapshot", "runs", "help");
+
+  private static Object command(String name, Context ctx) {
+    switch (name) {
+      case "run":
+        return new Run(ctx);
+      case "live":
+        return new Live(ctx);
+      case "kafka":
+        return new Kafka(ctx);
+      case "check":
+        return new Check(ctx);
+      case "snapshot":
+        return new CommandLine(new Snapshot(ctx)).addSubcommand("show", new SnapshotShow(ctx));
+      case "runs":
+        return RunsCommands.commandLine(ctx);
+      case "help":
+        return new CommandLine.HelpCommand();
+      default:
+        throw new IllegalArgumentException("no command " + name);
+    }
+  }
+
+  /**
+   * The {@code dataflow} command line that parses {@code args}, over {@code ctx}'s streams: help
+   * and version on stdout, the project's usage errors and messages on stderr. When
+   * {@code args[0]} names a command, only that command is added under {@code dataflow},
+   * otherwise all of them: picocli reads each command's annotations reflectively when it is
+   * added, which was most of the CLI's start-up. The arguments after a command never name a
+   * sibling command, so they parse the same either way ({@code help COMMAND} looks the others
+   * up, so it gets them all).
+   */
+  static CommandLine commandLine(Context ctx, String[] args) {
     CommandLine cl = new CommandLine(new Dataflow(ctx));
-    cl.addSubcommand("run", new Run(ctx));
-    cl.addSubcommand("live", new Live(ctx));
-    cl.addSubcommand("kafka", new Kafka(ctx));
-    cl.addSubcommand("check", new Check(ctx));
-    cl.addSubcommand("snapshot", new CommandLine(new Snapshot(ctx))
-        .addSubcommand("show", new SnapshotShow(ctx)));
-    cl.addSubcommand("runs", RunsCommands.commandLine(ctx));
-    cl.addSubcommand("help", new CommandLine.HelpCommand());
+    String first = args.length > 0 ? args[0] : "";
+    boolean alone = COMMANDS.contains(first) && !first.equals("help");
+    for (String name : alone ? List.of(first) : COMMANDS) {
+      cl.addSubcommand(name, command(name, ctx));
+    }
     // These settings reach the subcommands added above.
     cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
     cl.setExpandAtFiles(false); // an argument @x names the file @x, as it always did
     cl.setOverwrittenOptionsAllowed(true); // the last --format wins, as it always did
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
-    cl.setParameterExceptionHandler((ex, args) -> usageError(ex, args, ctx.err()));
+    cl.setParameterExceptionHandler((ex, given) -> usageError(ex, given, ctx.err()));
     cl.setExecutionExceptionHandler((ex, command, parsed) -> {
       ctx.out().flush();
       ctx.err().println("dataflow: internal error: " + ex);

@@ -9,9 +9,20 @@ public final class Main {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
+    configureProcess();
     int status = Cli.run(args, System.in, System.out, System.err, Environment.system());
     System.out.flush();
     System.exit(status);
+  }
+
+  /**
+   * What a process of the CLI's own sets before the first command line (never done for an
+   * embedded {@link Cli#run}): picocli skips the type converters no option of ours needs.
+   */
+  static void configureProcess() {
+    if (System.getProperty(Commands.CONVERTER_EXCLUDES) == null) {
+      System.setProperty(Commands.CONVERTER_EXCLUDES, Commands.UNUSED_CONVERTERS);
+    }
   }
 
   /** For tests: runs without exiting, stdout and stderr as pipes. */

@@ -6,7 +6,9 @@
  * run's {@link io.dataflow.core.ExitReport} to the exit status of docs/cli.md#exit-status
  * ({@code Cli}); {@code RunsCli} and {@code RunsReport} open the durable-runs ledger and print
  * its runs; what it takes from its surroundings ({@code Environment}: the clock, terminals,
- * environment variables, and where SIGTERM and Ctrl-C come from, {@code Signals}).
- * No logic of its own beyond wiring: everything it runs is library API.
+ * environment variables, and where SIGTERM and Ctrl-C come from, {@code Signals});
+ * {@code ArchiveTraining} is what the build runs to make the launcher's class-data-sharing
+ * archive (docs/cli.md#the-launcher). No logic of its own beyond wiring: everything it runs is
+ * library API.
  */
 package io.dataflow.cli;

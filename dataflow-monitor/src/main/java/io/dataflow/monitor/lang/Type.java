@@ -24,8 +24,22 @@ public sealed interface Type {
   /** {@code Any}: unknown until run time. */
   Type ANY = new Prim("Any");
 
-  /** A primitive type (or {@code Any}). */
+  /**
+   * A primitive type (or {@code Any}). Its {@code equals} and {@code hashCode} are written out:
+   * the ones a record gets are linked by an invokedynamic bootstrap on first use, and the
+   * checker compares types in every specification, so that was start-up work of every run.
+   */
   record Prim(String name) implements Type {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Prim p && name.equals(p.name);
+    }
+
+    @Override
+    public int hashCode() {
+      return name.hashCode();
+    }
+
     @Override
     public String toString() {
       return name;
