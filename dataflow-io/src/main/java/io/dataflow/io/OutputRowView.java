@@ -83,7 +83,8 @@ public final class OutputRowView {
    * @throws IllegalStateException when the slot holds another kind (NoVal included)
    */
   public long getInt(int slot) {
-    return row.getInt(slot);
+    requireKind(slot, Kind.INT);
+    return row.bits(slot);
   }
 
   /**
@@ -92,7 +93,8 @@ public final class OutputRowView {
    * @throws IllegalStateException when the slot holds another kind (NoVal included)
    */
   public double getFloat(int slot) {
-    return row.getFloat(slot);
+    requireKind(slot, Kind.FLOAT);
+    return Double.longBitsToDouble(row.bits(slot));
   }
 
   /**
@@ -101,7 +103,8 @@ public final class OutputRowView {
    * @throws IllegalStateException when the slot holds another kind (NoVal included)
    */
   public boolean getBool(int slot) {
-    return row.getBool(slot);
+    requireKind(slot, Kind.BOOL);
+    return row.bits(slot) != 0;
   }
 
   /**
@@ -110,11 +113,16 @@ public final class OutputRowView {
    * @throws IllegalStateException when the slot holds another kind (NoVal included)
    */
   public String getStr(int slot) {
-    if (row.kind(slot) != Kind.STR) {
-      throw new IllegalStateException("slot " + slot + " (" + layout.name(slot) + ") holds "
-          + Kind.name(row.kind(slot)) + ", not Str");
-    }
+    requireKind(slot, Kind.STR);
     return (String) row.ref(slot);
+  }
+
+  private void requireKind(int slot, byte kind) {
+    if (row.kind(slot) != kind) {
+      throw new IllegalStateException("tick " + tick + ": output '" + layout.name(slot)
+          + "' (slot " + slot + ") holds " + Kind.name(row.kind(slot)) + ", not "
+          + Kind.name(kind));
+    }
   }
 
   /** The value in a slot, boxed (NoVal and Deferred included). */

@@ -56,6 +56,7 @@ final class Ingress {
   private volatile Thread owner;
   /** Set by the owner right before it parks, cleared when it runs again (see above). */
   private volatile boolean ownerParked;
+  private final AtomicLong wakeups = new AtomicLong(); // unparks by producers (tests read it)
 
   Ingress(int capacity, Clock clock, String runtimeName) {
     this.queue = new MpscArrayQueue<>(capacity);
@@ -134,9 +135,20 @@ final class Ingress {
     if (ownerParked) {
       Thread t = owner;
       if (t != null) {
+        wakeups.incrementAndGet();
         LockSupport.unpark(t);
       }
     }
+  }
+
+  /** How often producers unparked the owner (only ever an owner that was parked). */
+  long ownerWakeups() {
+    return wakeups.get();
+  }
+
+  /** True while the owner is parked or about to park in {@link #parkOwner}. */
+  boolean isOwnerParked() {
+    return ownerParked;
   }
 
   /**
