@@ -60,6 +60,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private static final long TERMINATION_SLICE_NANOS = 10_000_000;
   /** How often the looping owner publishes its status while busy (see {@link #doWork()}). */
   private static final long STATUS_SLICE_NANOS = 1_000_000;
+  /** ... or after so many busy cycles, whichever is first. */
+  private static final int STATUS_SLICE_CYCLES = 64;
 
   private final String name;
   private final Clock clock;
@@ -111,6 +113,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private boolean looping; // the owner runs loop() (its own thread or runInCallerThread)
   private boolean statusStale; // work was done since the last published status
   private long statusAt; // clock time of the last published status
+  private int busyCycles; // cycles with work since the last published status
   private volatile long interfaceRevision;
 
   // Written by the owner, read by anyone.
@@ -394,11 +397,14 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     }
     if (work > 0) {
       statusStale = true;
+      busyCycles++;
     }
     // A stepping caller sees every cycle's status; the looping owner publishes at most once per
     // STATUS_SLICE_NANOS while busy (a status costs an allocation and reads of the queue's
-    // contended indices) and once more when it goes idle (see loop()).
-    if (statusStale && (!looping || now - statusAt >= STATUS_SLICE_NANOS)) {
+    // contended indices), or every STATUS_SLICE_CYCLES busy cycles on a clock that does not
+    // move by itself, and once more when it goes idle (see loop()).
+    if (statusStale && (!looping || now - statusAt >= STATUS_SLICE_NANOS
+        || busyCycles >= STATUS_SLICE_CYCLES)) {
       publishStatus();
     }
     return work;
@@ -869,6 +875,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
         interfaceRevision(), now, lastCheckpointAt);
     statusAt = now;
     statusStale = false;
+    busyCycles = 0;
   }
 
   /** The name of this runtime (thread names, logs). */
