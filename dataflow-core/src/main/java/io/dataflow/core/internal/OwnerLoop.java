@@ -341,9 +341,12 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
         long now = clock.nanoTime();
         long wake = Math.min(timers.nextDeadline(), now + 1_000_000);
         if (state == RuntimeState.CLOSING) {
-          wake = Math.min(wake, Math.min(deadline, now + 100_000));
+          // Nothing more is taken from the queue (what is left is reported at the end): wait
+          // for the output's closer only, whatever the queue holds.
+          clock.parkUntil(Math.min(wake, Math.min(deadline, now + 100_000)));
+        } else {
+          idle.idle(ingress, wake);
         }
-        idle.idle(ingress, wake);
       }
     }
   }
