@@ -92,7 +92,7 @@ class ReportTest {
     assertThat(r.table()).extracting(l -> String.join(" ", l)).containsExactly(
         "simple_add offerOne 80.00 - - 24.000",
         "simple_add submitBatch 25.00 - - 0.100",
-        "simple_add submitBatch-boxed 1000.00 - - 430.000");
+        "simple_add submitBatch-boxed 1000 - - 430.000");
     assertThat(r.throughput()).extracting(l -> l[1] + " " + l[2]).containsExactly(
         "offerOne 12500000", "submitBatch 40000000", "submitBatch-boxed 1000000");
     assertThat(r.targets()).extracting(l -> l[0] + " " + l[1]).contains(

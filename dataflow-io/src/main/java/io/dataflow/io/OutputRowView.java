@@ -33,8 +33,14 @@ public final class OutputRowView {
   /** Points the view at the next tick's outputs (the sink, before each callback). */
   void reset(long tick, RowLayout layout, Row row) {
     this.tick = tick;
-    this.layout = layout;
-    this.row = row;
+    // Write only what changes: every reference store pays a GC barrier, and the engine hands
+    // over the same layout and row tick after tick.
+    if (this.layout != layout) {
+      this.layout = layout;
+    }
+    if (this.row != row) {
+      this.row = row;
+    }
   }
 
   /** The logical tick number. */
