@@ -4,18 +4,21 @@
 #
 #   workload path ns_per_tick baseline_ns ratio bytes_per_tick
 #
-# followed by the threaded runtime's throughput (ticks/s) and the targets (MET / MISSED).
+# followed by the threaded runtime's and the hand-off's throughput (ticks/s) and the targets
+# (MET / MISSED) of issues 7 and 21.
 #
 # Usage: dataflow-bench/run.sh [--quick] [--repeat N] [--no-build] [--markdown] [-- JMH_OPTS...]
-#   --quick     a subset in under 3 minutes on 2 cores: monitor and baseline for every
+#   --quick     a subset in about 3 minutes on 2 cores: monitor and baseline for every
 #               workload, the typed handles for simple_add, batches in columns for the six
 #               workloads with ratio targets, the stepped and threaded runtime
-#               for simple_add, cutover with 100 streams; 1 fork,
+#               for simple_add, cutover with 100 streams, the hand-off (HandoffBench: 1 and
+#               4 producers of single ticks, batches of 256) into the view sink; 1 fork,
 #               2 x 1 s warm-up (5 x 1 s for cutover), 3 x 1 s measurement
 #   (default)   every workload on every path (also monitor-mixed: the monitor after all
 #               workloads ran in the JVM; and the batch floor of simple_add, see
-#               BatchFloorBench), cutover with 10 and 100 streams; 1 fork,
-#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 24 min)
+#               BatchFloorBench), cutover with 10 and 100 streams, the hand-off into the
+#               view sink and the boxed callback; 1 fork,
+#               3 x 2 s warm-up (5 x 2 s for cutover), 5 x 2 s measurement (about 26 min)
 #   --repeat N  run the selection N times and report the fastest result of each benchmark
 #               (on a shared machine the slower runs measure the neighbours; N times longer)
 #   --no-build  use the existing target/benchmarks.jar
@@ -69,11 +72,13 @@ if [[ $mode == quick ]]; then
     "io.dataflow.bench.ColumnsMonitorBench.columns -p workload=simple_add,counter,threshold,window3,arith,chain32;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.(SteppedRuntimeBench.stepped|ThreadedRuntimeBench.threaded)\$ -p workload=simple_add;-f 1 -wi 2 -w 1s -i 3 -r 1s"
     "io.dataflow.bench.CutoverBench.* -p streams=100;-f 1 -wi 5 -w 1s -i 3 -r 1s"
+    "io.dataflow.bench.HandoffBench.* -p sink=view;-f 1 -wi 2 -w 1s -i 3 -r 1s"
   )
 else
   runs=(
     "io.dataflow.bench.(MonitorBench|TypedMonitorBench|ColumnsMonitorBench|MixedMonitorBench|BaselineBench|RowFloorBench|BatchFloorBench|SteppedRuntimeBench|ThreadedRuntimeBench).*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
     "io.dataflow.bench.CutoverBench.*;-f 1 -wi 5 -w 2s -i 5 -r 2s"
+    "io.dataflow.bench.HandoffBench.*;-f 1 -wi 3 -w 2s -i 5 -r 2s"
   )
 fi
 

@@ -18,8 +18,9 @@ import java.util.Map;
  *
  * <pre>workload path ns_per_tick baseline_ns ratio bytes_per_tick</pre>
  *
- * followed by the threaded runtime's throughput in ticks/s and the targets, each MET, MISSED or
- * NOT RUN. {@code --markdown} prints the same as Markdown tables (for docs/performance.md).
+ * followed by the threaded runtime's throughput in ticks/s (the runtime benchmark and the
+ * hand-off benchmark of issue 21, {@link HandoffBench}, whose throughput results are turned into
+ * ns per tick for the table) and the targets, each MET, MISSED or NOT RUN. {@code --markdown} prints the same as Markdown tables (for docs/performance.md).
  * Given several result files that measured the same benchmark, it keeps the fastest result.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.dataflow.bench.Report [--markdown] result.json...}
@@ -40,8 +41,12 @@ public final class Report {
   /** Paths in table order; cutover rows use the first three. */
   private static final List<String> PATHS = List.of("monitor", "monitor+compile", "typed",
       "columns",
-      "monitor-mixed", "stepped", "stepped1", "threaded", "row", "batchFloor", "batchBaseline",
-      "baseline");
+      "monitor-mixed", "stepped", "stepped1", "threaded", "offerOne", "offerFour", "submitBatch",
+      "offerOne-boxed", "offerFour-boxed", "submitBatch-boxed", "row", "batchFloor",
+      "batchBaseline", "baseline");
+  /** The hand-off benchmark's paths (issue 21), reported in ticks/s. */
+  private static final List<String> HANDOFF = List.of("offerOne", "offerFour", "submitBatch",
+      "offerOne-boxed", "offerFour-boxed", "submitBatch-boxed");
 
   private Report(List<Row> measured) {
     List<Row> sorted = new ArrayList<>(measured);
@@ -85,8 +90,12 @@ public final class Report {
     Map<?, ?> params = b.get("params") instanceof Map<?, ?> p ? p : Map.of();
     Map<?, ?> primary = (Map<?, ?>) b.get("primaryMetric");
     String unit = (String) primary.get("scoreUnit");
-    if (!"ns/op".equals(unit)) {
-      throw new IllegalArgumentException(benchmark + ": expected ns/op, got " + unit);
+    String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+    String cls = benchmark.substring(0, benchmark.lastIndexOf('.'));
+    boolean handoff = cls.endsWith("HandoffBench"); // throughput: ticks/s
+    if (handoff ? !"ops/s".equals(unit) : !"ns/op".equals(unit)) {
+      throw new IllegalArgumentException(benchmark + ": expected " + (handoff ? "ops/s" : "ns/op")
+          + ", got " + unit);
     }
     double bytes = Double.NaN;
     if (b.get("secondaryMetrics") instanceof Map<?, ?> secondary) {
@@ -96,10 +105,16 @@ public final class Report {
         }
       }
     }
-    String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-    String cls = benchmark.substring(0, benchmark.lastIndexOf('.'));
     String workload;
     String path;
+    if (handoff) {
+      // Ticks per second over all producers; the table shows its inverse, ns per tick.
+      double tps = Json.number(primary.get("score"));
+      double ns = 1e9 / tps;
+      Object sink = params.get("sink");
+      return new Row("simple_add", "view".equals(sink) ? method : method + "-" + sink, ns,
+          ns * Json.number(primary.get("scoreError")) / tps, bytes, 1);
+    }
     if (cls.endsWith("CutoverBench")) {
       workload = "cutover_" + params.get("streams");
       path = method.equals("compileAndMonitor") ? "monitor+compile" : method;
@@ -136,8 +151,8 @@ public final class Report {
   List<String[]> throughput() {
     List<String[]> lines = new ArrayList<>();
     for (Row r : rows.values()) {
-      if (r.path().equals("threaded")) {
-        lines.add(new String[] {r.workload(), "threaded",
+      if (r.path().equals("threaded") || HANDOFF.contains(r.path())) {
+        lines.add(new String[] {r.workload(), r.path(),
             String.format(Locale.ROOT, "%.0f", 1e9 / r.ns())});
       }
     }
@@ -173,6 +188,9 @@ public final class Report {
       t.add(new String[] {tps >= 5e6 ? "MET" : "MISSED", target,
           String.format(Locale.ROOT, "%.0f ticks/s (%s ns/tick)", tps, fmt(thr.ns()))});
     }
+    handoffTarget(t, "offerOne", "one producer offering single ticks", 10e6, false);
+    handoffTarget(t, "offerFour", "four producers offering single ticks", 5e6, false);
+    handoffTarget(t, "submitBatch", "batches of 256 into the view sink", 30e6, true);
     boolean any = false;
     for (Row r : rows.values()) {
       if (r.workload().equals("cutover_100")) {
@@ -186,6 +204,26 @@ public final class Report {
       t.add(new String[] {"NOT RUN", "cutover_100 < 1 ms", "-"});
     }
     return t;
+  }
+
+  /**
+   * A hand-off target of issue 21 (the view sink): at least {@code tps} ticks per second in all;
+   * with {@code noRowAllocation}, also less than a byte allocated per tick (a boxed row costs
+   * hundreds; what is left is the producer's 24-byte queue item per batch).
+   */
+  private void handoffTarget(List<String[]> t, String path, String what, double tps,
+      boolean noRowAllocation) {
+    String target = String.format(Locale.ROOT, "handoff %s >= %.0f ticks/s%s", path, tps,
+        noRowAllocation ? ", < 1 B/tick" : "");
+    Row r = row("simple_add", path);
+    if (r == null) {
+      t.add(new String[] {"NOT RUN", target, "-"});
+      return;
+    }
+    double measured = 1e9 / r.ns();
+    boolean met = measured >= tps && (!noRowAllocation || r.bytes() < 1);
+    t.add(new String[] {met ? "MET" : "MISSED", target, String.format(Locale.ROOT,
+        "%.0f ticks/s (%s), %.3f B/tick", measured, what, r.bytes())});
   }
 
   /** The monitor API's entry points a ratio target is judged on, in table order. */
@@ -262,12 +300,12 @@ public final class Report {
       out.println(String.join(" ", l));
     }
     out.println();
-    out.println("# threaded runtime throughput");
+    out.println("# threaded runtime and hand-off throughput");
     for (String[] l : throughput()) {
       out.println(l[0] + " " + l[1] + " " + l[2] + " ticks/s");
     }
     out.println();
-    out.println("# targets (issue 7)");
+    out.println("# targets (issues 7 and 21)");
     for (String[] l : targets()) {
       out.println(String.format(Locale.ROOT, "%-7s %-49s %s", l[0], l[1], l[2]));
     }
@@ -280,10 +318,10 @@ public final class Report {
       out.println("| " + String.join(" | ", l) + " |");
     }
     out.println();
-    out.println("| threaded runtime | ticks/s |");
-    out.println("|---|---:|");
+    out.println("| threaded runtime | path | ticks/s |");
+    out.println("|---|---|---:|");
     for (String[] l : throughput()) {
-      out.println("| " + l[0] + " | " + l[2] + " |");
+      out.println("| " + l[0] + " | " + l[1] + " | " + l[2] + " |");
     }
     out.println();
     out.println("| target | status | measured |");

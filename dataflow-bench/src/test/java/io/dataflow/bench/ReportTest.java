@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The report reads JMH's JSON and judges the targets of issue 7. */
+/** The report reads JMH's JSON and judges the targets of issues 7 and 21. */
 class ReportTest {
   private static String result(String benchmark, String params, double ns, double bytes) {
     return "{\"benchmark\": \"io.dataflow.bench." + benchmark + "\", \"mode\": \"avgt\","
@@ -71,6 +71,41 @@ class ReportTest {
         .isEqualTo("2.50x (5.00 vs 2.00 ns) through monitor, 0.000 B/tick; typed: 2.00x");
     assertThat(Report.read(List.of(JSON)).throughput()).extracting(l -> l[2])
         .containsExactly("4000000");
+  }
+
+  private static String handoff(String method, String sink, double ticksPerSecond,
+      double bytes) {
+    return "{\"benchmark\": \"io.dataflow.bench.HandoffBench." + method + "\","
+        + " \"mode\": \"thrpt\", \"params\": {\"sink\": \"" + sink + "\"},"
+        + " \"primaryMetric\": {\"score\": " + ticksPerSecond + ", \"scoreError\": "
+        + ticksPerSecond / 10 + ", \"scoreUnit\": \"ops/s\", \"rawData\": [[1.0]]},"
+        + " \"secondaryMetrics\": {\"gc.alloc.rate.norm\": {\"score\": " + bytes
+        + ", \"scoreUnit\": \"B/op\"}}}";
+  }
+
+  @Test
+  void readsTheHandOffInTicksPerSecondAndJudgesItsTargets() {
+    String json = "[" + handoff("offerOne", "view", 12.5e6, 24.0) + ","
+        + handoff("submitBatch", "view", 40e6, 0.1) + ","
+        + handoff("submitBatch", "boxed", 1e6, 430.0) + "]";
+    Report r = Report.read(List.of(json));
+    assertThat(r.table()).extracting(l -> String.join(" ", l)).containsExactly(
+        "simple_add offerOne 80.00 - - 24.000",
+        "simple_add submitBatch 25.00 - - 0.100",
+        "simple_add submitBatch-boxed 1000 - - 430.000");
+    assertThat(r.throughput()).extracting(l -> l[1] + " " + l[2]).containsExactly(
+        "offerOne 12500000", "submitBatch 40000000", "submitBatch-boxed 1000000");
+    assertThat(r.targets()).extracting(l -> l[0] + " " + l[1]).contains(
+        "MET handoff offerOne >= 10000000 ticks/s",
+        "NOT RUN handoff offerFour >= 5000000 ticks/s",
+        "MET handoff submitBatch >= 30000000 ticks/s, < 1 B/tick");
+    String boxedOnly = "[" + handoff("submitBatch", "boxed", 40e6, 430.0) + "]";
+    assertThat(Report.read(List.of(boxedOnly)).targets()).extracting(l -> l[0] + " " + l[1])
+        .as("judged on the view sink only").contains(
+            "NOT RUN handoff submitBatch >= 30000000 ticks/s, < 1 B/tick");
+    String allocating = "[" + handoff("submitBatch", "view", 40e6, 3.0) + "]";
+    assertThat(Report.read(List.of(allocating)).targets()).extracting(l -> l[0] + " " + l[1])
+        .contains("MISSED handoff submitBatch >= 30000000 ticks/s, < 1 B/tick");
   }
 
   @Test

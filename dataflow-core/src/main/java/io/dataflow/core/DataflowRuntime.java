@@ -26,6 +26,14 @@ import java.util.concurrent.TimeoutException;
  * ExitReport report = runtime.awaitTermination(Duration.ofSeconds(5));
  * }</pre>
  *
+ * <h2>Hand-off</h2>
+ * Offers from any number of threads go into one bounded queue, in the order admitted. Offering
+ * is a queue insert: the owner thread is unparked only when it is parked, never once per offer
+ * while it is busy. A full queue is never dropped: {@code offer} returns false (counted in
+ * {@link RuntimeStatus#rejectedOffers()}), {@code submit} waits, backing off on the
+ * {@link Clock} between attempts, until its timeout. A {@link TickBatch} takes one slot of the
+ * queue for all its ticks, the fastest way in.
+ *
  * <h2>Time</h2>
  * Every timeout of this interface is measured on the runtime's {@link Clock} (real time with
  * the {@link SystemClock}). A wait on a clock that moves only when told (the testkit's

@@ -65,6 +65,33 @@ public final class Sinks {
     };
   }
 
+  /**
+   * Calls {@code callback} with each tick that has an output value, like {@link #callback}, but
+   * as a reusable read-only {@link OutputRowView} instead of a boxed {@link OutputRow}: reading
+   * scalars from it allocates nothing, so the sink costs no garbage per row. The view is valid
+   * only during the call (copy what you keep). Called on the owner thread; an exception it
+   * throws fails the run like any sink's.
+   */
+  public static OutputWriter viewCallback(Consumer<OutputRowView> callback) {
+    Objects.requireNonNull(callback, "callback");
+    OutputRowView view = new OutputRowView(); // owner thread only, reused for every row
+    return new OutputWriter() {
+      @Override
+      public void feed(long tick, RowLayout layout, Row row) {
+        view.reset(tick, layout, row);
+        if (view.anyValue()) {
+          callback.accept(view);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
   /** Discards every row. */
   public static OutputWriter nullSink() {
     return new OutputWriter() {

@@ -14,9 +14,11 @@
  *       ({@code Utf8TextWriter}, {@code Utf8JsonLinesWriter}), each checked against the general
  *       path it shortcuts.
  *   <li>In memory and helpers: {@link io.dataflow.io.InMemorySource}, {@link io.dataflow.io.Sinks}
- *       (text, JSON Lines, callback, collecting, null), {@link io.dataflow.io.OutputRow} (what a
- *       callback or a collecting sink receives), {@link io.dataflow.io.AsyncOutputWriter} (a
- *       slow destination off the owner thread).
+ *       (text, JSON Lines, callback, view callback, collecting, null),
+ *       {@link io.dataflow.io.OutputRow} (what a callback or a collecting sink receives, boxed),
+ *       {@link io.dataflow.io.OutputRowView} (what a view callback reads typed slots from,
+ *       without boxing), {@link io.dataflow.io.AsyncOutputWriter} (a slow destination off the
+ *       owner thread).
  * </ul>
  *
  * <p>What does not: the pipeline sessions that own the sources and destinations in a runtime,

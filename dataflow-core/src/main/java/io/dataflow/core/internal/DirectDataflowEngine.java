@@ -39,9 +39,9 @@ public final class DirectDataflowEngine {
   private final ExecutionPolicy policy;
   private final Warnings warnings;
   private final Set<String> warned = new HashSet<>();
-  private final IdentityHashMap<TickShape, int[]> shapes = new IdentityHashMap<>();
+  private final IdentityHashMap<TickShape, Mapping> shapes = new IdentityHashMap<>();
   private TickShape lastShape;
-  private int[] lastSlots;
+  private Mapping lastMapping;
   private Row input;
   private Row output;
   private TickColumns batchIn; // the monitor's input and output columns, made on first use
@@ -73,9 +73,14 @@ public final class DirectDataflowEngine {
       throw new IllegalStateException("the monitor was replaced but the row layouts were not "
           + "rebuilt");
     }
-    int[] slots = slotsOf(tick.shape());
+    Mapping m = mappingOf(tick.shape());
     Row in = input;
-    in.clear();
+    // Every slot is written each tick, once: the inputs the tick assigns, NoVal for the rest.
+    int[] unassigned = m.unassigned;
+    for (int i = 0; i < unassigned.length; i++) {
+      in.setNoVal(unassigned[i]);
+    }
+    int[] slots = m.slots;
     for (int i = 0; i < slots.length; i++) {
       int slot = slots[i];
       if (slot >= 0) {
@@ -111,7 +116,7 @@ public final class DirectDataflowEngine {
     if (n <= 0) {
       return;
     }
-    int[] slots = slotsOf(shape);
+    int[] slots = mappingOf(shape).slots();
     if (batchIn == null || batchIn.capacity() < n) {
       int capacity = Math.max(n, 256);
       batchIn = monitor.inputs().newColumns(capacity);
@@ -175,28 +180,51 @@ public final class DirectDataflowEngine {
     }
   }
 
-  private int[] slotsOf(TickShape shape) {
+  /**
+   * Where a shape's values go in the input row.
+   *
+   * @param slots the input slot of each name of the shape, -1 for a name that is not an input
+   * @param unassigned the input slots the shape assigns nothing to (NoVal each tick)
+   */
+  private record Mapping(int[] slots, int[] unassigned) {}
+
+  private Mapping mappingOf(TickShape shape) {
     if (shape == lastShape) {
-      return lastSlots;
+      return lastMapping;
     }
-    int[] slots = shapes.get(shape);
-    if (slots == null) {
-      slots = new int[shape.size()];
+    Mapping m = shapes.get(shape);
+    if (m == null) {
+      int[] slots = new int[shape.size()];
       RowLayout layout = monitor.inputs();
+      boolean[] assigned = new boolean[layout.width()];
+      int count = 0;
       for (int i = 0; i < slots.length; i++) {
         slots[i] = layout.slotOf(shape.name(i));
-        if (slots[i] < 0 && warned.add(shape.name(i))) {
-          warnings.warn("'" + shape.name(i) + "' is not an input of the specification; ignored");
+        if (slots[i] < 0) {
+          if (warned.add(shape.name(i))) {
+            warnings.warn("'" + shape.name(i) + "' is not an input of the specification; "
+                + "ignored");
+          }
+        } else {
+          assigned[slots[i]] = true;
+          count++;
         }
       }
+      int[] unassigned = new int[assigned.length - count];
+      for (int slot = 0, k = 0; slot < assigned.length; slot++) {
+        if (!assigned[slot]) {
+          unassigned[k++] = slot;
+        }
+      }
+      m = new Mapping(slots, unassigned);
       if (shapes.size() >= SHAPE_CACHE_LIMIT) {
         shapes.clear();
       }
-      shapes.put(shape, slots);
+      shapes.put(shape, m);
     }
     lastShape = shape;
-    lastSlots = slots;
-    return slots;
+    lastMapping = m;
+    return m;
   }
 
   /** Pushes buffered output rows to the writer's destination. */
@@ -228,7 +256,7 @@ public final class DirectDataflowEngine {
     batchOut = null;
     shapes.clear();
     lastShape = null;
-    lastSlots = null;
+    lastMapping = null;
     layoutsStale = false;
   }
 

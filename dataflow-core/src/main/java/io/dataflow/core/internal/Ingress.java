@@ -8,24 +8,37 @@ import org.jctools.queues.MpscArrayQueue;
 import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.spi.ControlRequest;
 import io.dataflow.core.IngressException;
+import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
 import io.dataflow.core.Clock;
 
 /**
  * The bounded multi-producer, single-consumer queue in front of the owner loop. Data batches,
- * control items, ends of input and source failures share it, so their order is the order of
- * admission. A full queue refuses an offer (counted, never silently dropped); a blocking submit
- * waits on the clock until a deadline.
+ * single ticks, control items, ends of input and source failures share it, so their order is
+ * the order of admission. A full queue refuses an offer (counted, never silently dropped); a
+ * blocking submit waits on the clock until a deadline, backing off between checks.
  *
- * <p>Thread-safety: producers on any thread; {@link #poll()} on the owner thread only.
+ * <h2>Waking the owner</h2>
+ * A producer unparks the owner thread only when the owner announced that it is about to park
+ * ({@link #parkOwner}); while the owner is busy, an offer is a queue insert and one read of a
+ * flag. The owner sets the flag, checks the queue again and only then parks; a producer inserts
+ * and then reads the flag. Both are volatile accesses (the insert is a compare-and-set of the
+ * producer index), so at least one side sees the other: the owner sees the item and does not
+ * park, or the producer sees the flag and unparks it.
+ *
+ * <p>Thread-safety: producers on any thread; {@link #poll()} and {@link #parkOwner} on the
+ * owner thread only.
  */
 final class Ingress {
   /** An item in the queue. */
-  sealed interface Item permits Data, Control, End, Failed {
+  sealed interface Item permits Data, Single, Control, End, Failed {
     String source();
   }
 
   record Data(String source, TickBatch batch) implements Item {}
+
+  /** One tick without a batch around it: the handle's single-tick offers allocate only this. */
+  record Single(String source, Tick tick) implements Item {}
 
   record Control(String source, ControlRequest request) implements Item {}
 
@@ -41,6 +54,9 @@ final class Ingress {
   private volatile boolean closed;
   private volatile boolean terminated;
   private volatile Thread owner;
+  /** Set by the owner right before it parks, cleared when it runs again (see above). */
+  private volatile boolean ownerParked;
+  private final AtomicLong wakeups = new AtomicLong(); // unparks by producers (tests read it)
 
   Ingress(int capacity, Clock clock, String runtimeName) {
     this.queue = new MpscArrayQueue<>(capacity);
@@ -67,7 +83,7 @@ final class Ingress {
       return false;
     }
     if (queue.offer(item)) {
-      wake();
+      signal();
       return true;
     }
     if (count) {
@@ -91,7 +107,7 @@ final class Ingress {
         throw new IngressException("the runtime no longer accepts input", true);
       }
       if (queue.offer(item)) {
-        wake();
+        signal();
         return;
       }
       if (Thread.currentThread() == owner) {
@@ -107,17 +123,47 @@ final class Ingress {
         throw new IngressException("the ingress queue stayed full (capacity " + capacity()
             + ") until the deadline", false);
       }
-      wake();
+      signal();
       // The deadline is on the clock; between checks back off without moving it (a producer
       // must never advance a clock that the test or the owner moves).
       clock.backOff();
     }
   }
 
-  private void wake() {
-    Thread t = owner;
-    if (t != null) {
-      LockSupport.unpark(t);
+  /** After an insert: unparks the owner if it is parked or about to park, else nothing. */
+  private void signal() {
+    if (ownerParked) {
+      Thread t = owner;
+      if (t != null) {
+        wakeups.incrementAndGet();
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  /** How often producers unparked the owner (only ever an owner that was parked). */
+  long ownerWakeups() {
+    return wakeups.get();
+  }
+
+  /** True while the owner is parked or about to park in {@link #parkOwner}. */
+  boolean isOwnerParked() {
+    return ownerParked;
+  }
+
+  /**
+   * Parks the owner thread on the clock until {@code deadlineNanos}, until a producer admits an
+   * item, or until something else unparks it (a stop); returns at once when an item is already
+   * queued. Owner thread only.
+   */
+  void parkOwner(long deadlineNanos) {
+    ownerParked = true;
+    try {
+      if (queue.isEmpty()) {
+        clock.parkUntil(deadlineNanos);
+      }
+    } finally {
+      ownerParked = false;
     }
   }
 

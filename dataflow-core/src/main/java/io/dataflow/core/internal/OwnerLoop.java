@@ -58,6 +58,10 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private static final int ITEMS_PER_CYCLE = 256;
   /** How long a waiter blocks before it reads the clock again (a manual clock may have moved). */
   private static final long TERMINATION_SLICE_NANOS = 10_000_000;
+  /** How often the looping owner publishes its status while busy (see {@link #doWork()}). */
+  private static final long STATUS_SLICE_NANOS = 1_000_000;
+  /** ... or after so many busy cycles, whichever is first. */
+  private static final int STATUS_SLICE_CYCLES = 64;
 
   private final String name;
   private final Clock clock;
@@ -96,6 +100,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
    */
   private final ArrayDeque<Ingress.Item> carried = new ArrayDeque<>();
   private final java.util.Map<String, long[]> consumedItems = new java.util.HashMap<>(); // owner
+  private String lastSource; // owner thread only: the source of the previous item ...
+  private long[] lastCounter; // ... and its counter in consumedItems
 
   // Owner-thread state.
   private RuntimeState state = RuntimeState.NEW;
@@ -104,6 +110,10 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
   private boolean apiEnded;
   private boolean threaded;
+  private boolean looping; // the owner runs loop() (its own thread or runInCallerThread)
+  private boolean statusStale; // work was done since the last published status
+  private long statusAt; // clock time of the last published status
+  private int busyCycles; // cycles with work since the last published status
   private volatile long interfaceRevision;
 
   // Written by the owner, read by anyone.
@@ -149,7 +159,9 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
 
   /** Offers one tick; false when the ingress queue is full or closed (counted). */
   public boolean offer(Tick tick) {
-    return api.offer(TickBatch.of(tick));
+    // One small item, no batch around it: the hot single-tick path allocates only this.
+    return ingress.offer(new Ingress.Single(API_SOURCE, Objects.requireNonNull(tick, "tick")),
+        true);
   }
 
   /** Offers a batch of ticks; false when the ingress queue is full or closed (counted). */
@@ -159,7 +171,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
 
   @Override
   public void submit(Tick tick, Duration timeout) {
-    submit(TickBatch.of(tick), timeout);
+    ingress.submit(new Ingress.Single(API_SOURCE, Objects.requireNonNull(tick, "tick")),
+        deadlineAfter(timeout));
   }
 
   @Override
@@ -316,14 +329,24 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   }
 
   private void loop() {
+    looping = true;
+    OwnerIdle idle = new OwnerIdle();
     while (state != RuntimeState.TERMINATED) {
-      if (doWork() == 0 && state != RuntimeState.TERMINATED) {
+      if (doWork() > 0) {
+        idle.reset();
+      } else if (state != RuntimeState.TERMINATED) {
+        if (statusStale) {
+          publishStatus(); // going idle: what the last busy cycles did is visible at once
+        }
         long now = clock.nanoTime();
         long wake = Math.min(timers.nextDeadline(), now + 1_000_000);
         if (state == RuntimeState.CLOSING) {
-          wake = Math.min(wake, Math.min(deadline, now + 100_000));
+          // Nothing more is taken from the queue (what is left is reported at the end): wait
+          // for the output's closer only, whatever the queue holds.
+          clock.parkUntil(Math.min(wake, Math.min(deadline, now + 100_000)));
+        } else {
+          idle.idle(ingress, wake);
         }
-        clock.parkUntil(wake);
       }
     }
   }
@@ -376,6 +399,15 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
         throw new IllegalStateException(state.name());
     }
     if (work > 0) {
+      statusStale = true;
+      busyCycles++;
+    }
+    // A stepping caller sees every cycle's status; the looping owner publishes at most once per
+    // STATUS_SLICE_NANOS while busy (a status costs an allocation and reads of the queue's
+    // contended indices), or every STATUS_SLICE_CYCLES busy cycles on a clock that does not
+    // move by itself, and once more when it goes idle (see loop()).
+    if (statusStale && (!looping || now - statusAt >= STATUS_SLICE_NANOS
+        || busyCycles >= STATUS_SLICE_CYCLES)) {
       publishStatus();
     }
     return work;
@@ -437,7 +469,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   }
 
   private boolean inputComplete() {
-    return input.isComplete() || (input.sources().isEmpty() && apiEnded);
+    // apiEnded first: sources() copies the set, and this runs on every idle cycle.
+    return input.isComplete() || (apiEnded && input.sources().isEmpty());
   }
 
   private int draining(long now) {
@@ -482,6 +515,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   /** What a removed source still delivered: reported, never evaluated under another config. */
   private void dropRetired(Ingress.Item item) {
     String what = item instanceof Ingress.Data d ? d.batch().size() + " ticks"
+        : item instanceof Ingress.Single ? "1 tick"
         : item instanceof Ingress.Control ? "a control request"
         : item instanceof Ingress.Failed f ? "its failure (" + f.error() + ")" : null;
     if (what != null) {
@@ -495,9 +529,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     counterOf(source)[0] += items;
   }
 
-  /** The counter of what the owner took from {@code source} (one map lookup per item). */
+  /**
+   * The counter of what the owner took from {@code source}: a map lookup per item, skipped
+   * while items keep coming from the same source (the usual case, one tick at a time).
+   */
   private long[] counterOf(String source) {
-    return consumedItems.computeIfAbsent(source, s -> new long[1]);
+    if (source != lastSource) {
+      lastCounter = consumedItems.computeIfAbsent(source, s -> new long[1]);
+      lastSource = source;
+    }
+    return lastCounter;
   }
 
   /**
@@ -548,6 +589,12 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
           consumed(d.source(), batch.size());
           ticksTaken += batch.size();
           ticks += batch.size();
+        } else if (item instanceof Ingress.Single one) {
+          it.remove();
+          window.accept(input.admit(one.source(), one.tick()), now);
+          consumed(one.source(), 1);
+          ticksTaken++;
+          ticks++;
         } else {
           past.add(item.source()); // its control item, end or failure keeps its place
         }
@@ -568,18 +615,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       return;
     }
     try {
-      if (item instanceof Ingress.Data d && takeColumns(d, now)) {
+      if (item instanceof Ingress.Single one) {
+        take(one.source(), one.tick(), counterOf(one.source()), now);
+        engine.endOfDelivery();
+      } else if (item instanceof Ingress.Data d && takeColumns(d, now)) {
         engine.endOfDelivery();
       } else if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
         long[] taken = counterOf(d.source()); // looked up once per batch, counted per tick
         for (int i = 0, n = ticks.size(); i < n; i++) {
-          window.accept(input.admit(d.source(), ticks.get(i)), now);
-          taken[0]++;
-          ticksTaken++;
-          if (checkpointDue()) {
-            checkpoint(now); // inside a batch too: positions count single ticks
-          }
+          take(d.source(), ticks.get(i), taken, now);
         }
         engine.endOfDelivery();
       } else if (item instanceof Ingress.Control c) {
@@ -651,6 +696,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       }
     }
     return true;
+  }
+
+  /** Evaluates one tick a source delivered and counts it in {@code taken} (its source's). */
+  private void take(String source, Tick tick, long[] taken, long now) throws IOException {
+    window.accept(input.admit(source, tick), now);
+    taken[0]++;
+    ticksTaken++;
+    if (checkpointDue()) {
+      checkpoint(now); // inside a batch too: positions count single ticks
+    }
   }
 
   /** The component an error came from: the monitor, a named component, or the runtime. */
@@ -782,6 +837,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     for (Ingress.Item item; (item = nextItem()) != null; ) {
       if (item instanceof Ingress.Data d) {
         ticks += d.batch().size();
+      } else if (item instanceof Ingress.Single) {
+        ticks++;
       } else if (item instanceof Ingress.Control) {
         requests++;
       }
@@ -855,10 +912,14 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
 
   private void publishStatus() {
     FailureGate.Failure f = failures.get();
+    long now = clock.nanoTime();
     status = new RuntimeStatus(state, engine.ticksIn(), engine.ticksOut(),
         ingress.size() + carried.size(),
         ingress.rejectedOffers(), f == null ? null : f.reason(), monitorRevision(),
-        interfaceRevision(), clock.nanoTime(), lastCheckpointAt);
+        interfaceRevision(), now, lastCheckpointAt);
+    statusAt = now;
+    statusStale = false;
+    busyCycles = 0;
   }
 
   /** The name of this runtime (thread names, logs). */

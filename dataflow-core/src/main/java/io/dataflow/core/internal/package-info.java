@@ -11,8 +11,10 @@
  *   <li>The owner loop: {@link io.dataflow.core.internal.OwnerLoop}, the one implementation of
  *       the handle (ingress, duty cycle {@code doWork()}, lifecycle, shutdown), assembled by
  *       {@link io.dataflow.core.internal.DataflowRuntimeBuilder}; the bounded MPSC ingress queue
- *       ({@code Ingress}), the input window in front of the engine ({@code InputWindowBuffer})
- *       and the closer thread of the output ({@code OutputCloser}), all package-private.
+ *       ({@code Ingress}, which also decides when a producer unparks the owner), the owner's
+ *       idle strategy ({@code OwnerIdle}: spin, yield, park), the input window in front of the
+ *       engine ({@code InputWindowBuffer}) and the closer thread of the output
+ *       ({@code OutputCloser}), all package-private.
  *   <li>Evaluation: {@link io.dataflow.core.internal.DirectDataflowEngine} (reusable rows,
  *       slots cached per tick shape, flushing by the execution policy).
  *   <li>Time: {@link io.dataflow.core.internal.TimerQueue}, the owner's timers (window
