@@ -32,7 +32,8 @@ class JsonLineScannerTest {
 
   @Test
   void claimsOnlyLinesJacksonReadsAlike() {
-    long seed = System.nanoTime();
+    // A fixed seed, as the testkit's Seeds: -Ddataflow.seed=N runs another.
+    long seed = Long.getLong("dataflow.seed", 20261202L);
     System.out.println("JsonLineScannerTest seed " + seed);
     Random rnd = new Random(seed);
     JsonLineScanner scanner = new JsonLineScanner();

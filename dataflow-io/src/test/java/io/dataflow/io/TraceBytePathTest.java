@@ -40,7 +40,8 @@ class TraceBytePathTest {
 
   @Test
   void bytePathAndBatchesMatchTheCharacterReader() throws IOException {
-    long seed = System.nanoTime();
+    // A fixed seed, as the testkit's Seeds: -Ddataflow.seed=N runs another.
+    long seed = Long.getLong("dataflow.seed", 20261202L);
     System.out.println("TraceBytePathTest seed " + seed);
     Random rnd = new Random(seed);
     for (int n = 0; n < 400; n++) {

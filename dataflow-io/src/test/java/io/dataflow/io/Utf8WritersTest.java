@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class Utf8WritersTest {
   @Test
   void textAndJsonLinesMatchTheCharacterWriters() throws IOException {
-    long seed = System.nanoTime();
+    // A fixed seed, as the testkit's Seeds: -Ddataflow.seed=N runs another.
+    long seed = Long.getLong("dataflow.seed", 20261202L);
     System.out.println("Utf8WritersTest seed " + seed);
     Random rnd = new Random(seed);
     RowLayout[] layouts = {RowLayout.of("z"), RowLayout.of("a", "b_2", "ü", "x y", "q\"")};
