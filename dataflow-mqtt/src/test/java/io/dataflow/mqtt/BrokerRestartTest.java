@@ -144,6 +144,10 @@ class BrokerRestartTest {
         runtime.stop(Duration.ofSeconds(5));
         assertThat(runtime.awaitTermination(Duration.ofSeconds(10)).isCompleted()).isTrue();
       }
+      // Published only once the broker closed the monitor's connection: sent to a connection
+      // that is closing, a message is in flight, and Moquette resends none after a restart.
+      assertThat(TestClient.waitUntil(() -> broker.disconnections("monitor-persist") > 0,
+          10_000)).isTrue();
       robot.publish("x", "2"); // queued for the monitor's session
       robot.publish("x", "3");
       broker.restart();

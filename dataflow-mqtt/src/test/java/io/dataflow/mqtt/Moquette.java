@@ -4,6 +4,8 @@ import io.moquette.broker.Server;
 import io.moquette.broker.config.MemoryConfig;
 import io.moquette.interception.AbstractInterceptHandler;
 import io.moquette.interception.messages.InterceptPublishMessage;
+import io.moquette.interception.messages.InterceptConnectionLostMessage;
+import io.moquette.interception.messages.InterceptDisconnectMessage;
 import io.moquette.interception.messages.InterceptSubscribeMessage;
 import io.moquette.interception.messages.InterceptUnsubscribeMessage;
 import java.io.IOException;
@@ -33,6 +35,7 @@ public final class Moquette implements AutoCloseable {
   private Server server;
   private final List<String> published = new ArrayList<>(); // guarded by itself
   private final List<String> events = new ArrayList<>(); // guarded by itself
+  private final List<String> disconnections = new ArrayList<>(); // client ids; guarded by itself
 
   private Moquette(int port, Path dataDir, boolean persistent) {
     this.port = port;
@@ -107,6 +110,20 @@ public final class Moquette implements AutoCloseable {
         }
 
         @Override
+        public void onDisconnect(InterceptDisconnectMessage msg) {
+          synchronized (disconnections) {
+            disconnections.add(msg.getClientID());
+          }
+        }
+
+        @Override
+        public void onConnectionLost(InterceptConnectionLostMessage msg) {
+          synchronized (disconnections) {
+            disconnections.add(msg.getClientID());
+          }
+        }
+
+        @Override
         public void onSessionLoopError(Throwable error) {
           // Moquette logs it
         }
@@ -129,6 +146,13 @@ public final class Moquette implements AutoCloseable {
     synchronized (published) {
       return published.stream().filter(m -> m.startsWith(topic + " "))
           .map(m -> m.substring(topic.length() + 1)).collect(Collectors.toList());
+    }
+  }
+
+  /** How many times the broker saw {@code clientId}'s connection end, across restarts. */
+  public long disconnections(String clientId) {
+    synchronized (disconnections) {
+      return disconnections.stream().filter(clientId::equals).count();
     }
   }
 
