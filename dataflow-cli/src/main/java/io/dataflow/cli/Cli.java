@@ -57,7 +57,19 @@ final class Cli {
       err.print(Usage.TEXT);
       return INVALID;
     }
-    CommandLine cl = Commands.commandLine(new Commands.Context(in, out, err, env), args);
+    Commands.Context ctx = new Commands.Context(in, out, err, env);
+    Integer quick = QuickCommands.run(args, ctx);
+    if (quick != null) {
+      out.flush();
+      err.flush();
+      return quick;
+    }
+    return withPicocli(args, ctx);
+  }
+
+  /** Parses and runs {@code args} with picocli: every form, help and usage errors. */
+  static int withPicocli(String[] args, Commands.Context ctx) {
+    CommandLine cl = Commands.commandLine(ctx, args);
     int status = cl.execute(args);
     cl.getOut().flush();
     cl.getErr().flush();

@@ -368,7 +368,7 @@ final class Commands {
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", order = 5,
         description = "write checkpoints into DIR (the newest 3 are kept)")
     Path checkpointDir;
-    private long checkpointEvery = 1000;
+    private long checkpointEvery = QuickCommands.RUN_CHECKPOINT_EVERY;
     @Option(names = "--resume", paramLabel = "DIR", order = 7,
         description = "resume from the newest checkpoint in DIR")
     Path resume;
@@ -428,12 +428,17 @@ final class Commands {
       onBadRecord = value;
     }
 
+    /** The options parsed (without {@code --key}'s). */
+    RunOptions options() {
+      return common.options(inputFile, checkpointDir, checkpointEvery, resume);
+    }
+
     @Override
     public Integer call() {
       if (checkpointEveryGiven && checkpointDir == null) {
         throw new UsageException(common.spec, "--checkpoint-every needs --checkpoint-dir DIR");
       }
-      RunOptions options = common.options(inputFile, checkpointDir, checkpointEvery, resume);
+      RunOptions options = options();
       if (key == null) {
         if (partitionsGiven || driversGiven || onBadRecord != null) {
           throw new UsageException(common.spec, (partitionsGiven ? "--partitions"
@@ -505,9 +510,14 @@ final class Commands {
       throw new UsageException(spec, "live reads stdin; --input-file is for run");
     }
 
+    /** The options parsed (without {@code --mqtt}'s). */
+    RunOptions options() {
+      return common.options(null, null, 0, null);
+    }
+
     @Override
     public Integer call() {
-      RunOptions options = common.options(null, null, 0, null);
+      RunOptions options = options();
       if (mqtt == null) {
         String needsMqtt = inputTopics != null ? "--input-topics"
             : outputTopics != null ? "--output-topics" : controlTopic != null ? "--control-topic"
