@@ -176,11 +176,13 @@ public final class TickColumns {
   public void setRaw(int slot, int tick, byte kind, long payload, Object ref) {
     kinds[slot][tick] = kind;
     payloads[slot][tick] = payload;
-    Object[] r = refs[slot];
-    if (r[tick] != ref) {
-      r[tick] = ref; // a reference store pays a GC barrier: only when it changes
-      if (ref != null) {
-        referenced[slot] = true;
+    if (ref != null || referenced[slot]) { // a column that never held one holds only nulls
+      Object[] r = refs[slot];
+      if (r[tick] != ref) {
+        r[tick] = ref; // a reference store pays a GC barrier: only when it changes
+        if (ref != null) {
+          referenced[slot] = true;
+        }
       }
     }
   }
@@ -188,7 +190,7 @@ public final class TickColumns {
   /** Copies tick {@code tick} into {@code row} (of the same width). */
   public void copyTo(int tick, Row row) {
     for (int s = 0; s < kinds.length; s++) {
-      row.setRaw(s, kinds[s][tick], payloads[s][tick], refs[s][tick]);
+      row.setRaw(s, kinds[s][tick], payloads[s][tick], referenced[s] ? refs[s][tick] : null);
     }
   }
 

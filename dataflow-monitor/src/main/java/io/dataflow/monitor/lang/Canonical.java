@@ -3,8 +3,6 @@ package io.dataflow.monitor.lang;
 import io.dataflow.core.ValueFormat;
 import io.dataflow.monitor.lang.Ast.Expr;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -101,12 +99,7 @@ public final class Canonical {
 
   /** The hex SHA-256 of a text, truncated to 32 hex digits. */
   public static String hash(String text) {
-    try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      byte[] digest = md.digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every JVM", e);
-    }
+    byte[] digest = Sha256.digest(text.getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(digest, 0, 16);
   }
 }
