@@ -44,7 +44,10 @@ public final class KeyedLayout {
   private final int compactLength;
   private final int fullLength;
   private final Object[] scratchRefs;
-  private final BytePacker packer = new BytePacker();
+  private final BytePacker packer;
+  /** The bytes of the narrow part, and of the full format's narrow tail. */
+  private final int narrowBytes;
+  private final int derivedNarrowBytes;
   /** Whether the evaluator holds derived state of a full vector (owner thread only). */
   private boolean dirty;
   private Object[] storedRefs;
@@ -86,6 +89,9 @@ public final class KeyedLayout {
     int extraWide = derived + 2 * typed.length;
     int extraNarrow = derived + 2 * typed.length + nodes.length;
     this.fullLength = compactLength + extraWide + BytePacker.words(extraNarrow);
+    this.narrowBytes = narrow;
+    this.derivedNarrowBytes = extraNarrow;
+    this.packer = new BytePacker(Math.max(narrow, extraNarrow));
     this.scratchRefs = new Object[slots.length + samples + derived];
   }
 
@@ -146,24 +152,31 @@ public final class KeyedLayout {
     }
     v[TICK] = evaluator.tick();
     int w = HEADER;
-    Object[] refs = scratchRefs;
-    boolean anyRef = false;
-    int ri = 0;
     for (Slot s : slots) {
       v[w++] = s.bits;
-      Object r = s.ref;
-      refs[ri++] = r;
-      anyRef |= r != null;
     }
     for (HistoryRing g : rings) {
       int depth = g.bits.length;
       System.arraycopy(g.bits, 0, v, w, depth);
       w += depth;
-      Object[] gr = g.refs;
-      for (int i = 0; i < depth; i++) {
-        Object r = gr[i];
-        refs[ri++] = r;
-        anyRef |= r != null;
+    }
+    // References are rare: look for one first, and fill the scratch array only then (a store
+    // of a reference, even a null, pays a GC barrier).
+    boolean anyRef = anyRef();
+    int ri = slots.length;
+    if (anyRef) {
+      Object[] refs = scratchRefs;
+      ri = 0;
+      for (Slot s : slots) {
+        refs[ri++] = s.ref;
+      }
+      for (HistoryRing g : rings) {
+        System.arraycopy(g.refs, 0, refs, ri, g.refs.length);
+        ri += g.refs.length;
+      }
+    } else {
+      for (HistoryRing g : rings) {
+        ri += g.refs.length;
       }
     }
     for (TypedNodes.TypedBinary t : typed) {
@@ -197,11 +210,36 @@ public final class KeyedLayout {
     }
     p.putInt(revision);
     w = p.endWrite();
-    if (full) {
-      anyRef |= storeDerived(v, w, ri);
+    if (full && storeDerived(v, w, ri) && !anyRef) {
+      anyRef = true; // only the derived part holds one: fill the scratch array's first part
+      int r = 0;
+      for (Slot s : slots) {
+        scratchRefs[r++] = s.ref;
+      }
+      for (HistoryRing g : rings) {
+        System.arraycopy(g.refs, 0, scratchRefs, r, g.refs.length);
+        r += g.refs.length;
+      }
     }
-    storedRefs = anyRef ? refs : null;
+    storedRefs = anyRef ? scratchRefs : null;
     return v;
+  }
+
+  /** Whether a value or a history sample holds a reference. */
+  private boolean anyRef() {
+    for (Slot s : slots) {
+      if (s.ref != null) {
+        return true;
+      }
+    }
+    for (HistoryRing g : rings) {
+      for (Object r : g.refs) {
+        if (r != null) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static void putRingPosition(BytePacker p, HistoryRing g) {
@@ -327,7 +365,7 @@ public final class KeyedLayout {
       t.heldRight = v[w++];
     }
     BytePacker p = packer;
-    p.startRead(v, w);
+    p.startRead(v, w, narrowBytes);
     for (Slot s : slots) {
       s.tag = p.get();
     }
@@ -433,7 +471,7 @@ public final class KeyedLayout {
       t.rv = v[w++];
     }
     BytePacker p = packer;
-    p.startRead(v, w);
+    p.startRead(v, w, derivedNarrowBytes);
     for (Slot[] group : new Slot[][] {aliases, constants}) {
       for (Slot s : group) {
         s.tag = p.get();
