@@ -41,6 +41,22 @@ final class BytePacker {
     buf[pos++] = b;
   }
 
+  /** Appends {@code bytes}. */
+  void put(byte[] bytes) {
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
+  }
+
+  /** The scratch bytes: a caller may write or read at the position directly, then skip. */
+  byte[] buffer() {
+    return buf;
+  }
+
+  /** Moves the position by {@code n} bytes written or read directly in the {@link #buffer}. */
+  void skip(int n) {
+    pos += n;
+  }
+
   void putInt(int v) {
     put((byte) v);
     put((byte) (v >>> 8));
@@ -77,6 +93,12 @@ final class BytePacker {
 
   byte get() {
     return buf[pos++];
+  }
+
+  /** Reads {@code into.length} bytes into {@code into}. */
+  void get(byte[] into) {
+    System.arraycopy(buf, pos, into, 0, into.length);
+    pos += into.length;
   }
 
   int getInt() {

@@ -151,51 +151,43 @@ public final class KeyedLayout {
       }
     }
     v[TICK] = evaluator.tick();
-    int w = HEADER;
-    for (Slot s : slots) {
-      v[w++] = s.bits;
+    // One pass per kind of state object: its payloads go to the wide part, its kinds and
+    // positions to the packer's bytes (the narrow part), and references are looked for.
+    BytePacker p = packer;
+    p.startWrite(v, narrowAt);
+    byte[] narrow = p.buffer();
+    Slot[] ss = slots;
+    int ns = ss.length;
+    boolean anyRef = false;
+    for (int i = 0; i < ns; i++) {
+      Slot s = ss[i];
+      v[HEADER + i] = s.bits;
+      narrow[i] = s.tag;
+      anyRef |= s.ref != null;
     }
+    p.skip(ns);
+    int w = HEADER + ns;
+    int ri = ns;
     for (HistoryRing g : rings) {
       int depth = g.bits.length;
       System.arraycopy(g.bits, 0, v, w, depth);
       w += depth;
+      putRingPosition(p, g);
+      p.put(g.tags);
+      Object[] gr = g.refs;
+      for (int i = 0; i < depth; i++) {
+        anyRef |= gr[i] != null;
+      }
+      ri += depth;
     }
-    // References are rare: look for one first, and fill the scratch array only then (a store
-    // of a reference, even a null, pays a GC barrier).
-    boolean anyRef = anyRef();
-    int ri = slots.length;
     if (anyRef) {
-      Object[] refs = scratchRefs;
-      ri = 0;
-      for (Slot s : slots) {
-        refs[ri++] = s.ref;
-      }
-      for (HistoryRing g : rings) {
-        System.arraycopy(g.refs, 0, refs, ri, g.refs.length);
-        ri += g.refs.length;
-      }
-    } else {
-      for (HistoryRing g : rings) {
-        ri += g.refs.length;
-      }
+      // References are rare: the scratch array is filled only when there is one (a store of
+      // a reference, even a null, pays a GC barrier).
+      fillRefs();
     }
     for (TypedNodes.TypedBinary t : typed) {
       v[w++] = t.heldLeft;
       v[w++] = t.heldRight;
-    }
-    BytePacker p = packer;
-    p.startWrite(v, w);
-    for (Slot s : slots) {
-      p.put(s.tag);
-    }
-    for (HistoryRing g : rings) {
-      putRingPosition(p, g);
-      byte[] tags = g.tags;
-      for (byte b : tags) {
-        p.put(b);
-      }
-    }
-    for (TypedNodes.TypedBinary t : typed) {
       p.put(t.heldLeftTag);
       p.put(t.heldRightTag);
     }
@@ -212,34 +204,23 @@ public final class KeyedLayout {
     w = p.endWrite();
     if (full && storeDerived(v, w, ri) && !anyRef) {
       anyRef = true; // only the derived part holds one: fill the scratch array's first part
-      int r = 0;
-      for (Slot s : slots) {
-        scratchRefs[r++] = s.ref;
-      }
-      for (HistoryRing g : rings) {
-        System.arraycopy(g.refs, 0, scratchRefs, r, g.refs.length);
-        r += g.refs.length;
-      }
+      fillRefs();
     }
     storedRefs = anyRef ? scratchRefs : null;
     return v;
   }
 
-  /** Whether a value or a history sample holds a reference. */
-  private boolean anyRef() {
+  /** Copies the values' and history samples' references to the scratch array. */
+  private void fillRefs() {
+    Object[] refs = scratchRefs;
+    int r = 0;
     for (Slot s : slots) {
-      if (s.ref != null) {
-        return true;
-      }
+      refs[r++] = s.ref;
     }
     for (HistoryRing g : rings) {
-      for (Object r : g.refs) {
-        if (r != null) {
-          return true;
-        }
-      }
+      System.arraycopy(g.refs, 0, refs, r, g.refs.length);
+      r += g.refs.length;
     }
-    return false;
   }
 
   private static void putRingPosition(BytePacker p, HistoryRing g) {
@@ -337,20 +318,35 @@ public final class KeyedLayout {
    */
   public int load(long[] v, Object[] refs) {
     evaluator.continueAt(v[TICK]);
-    int w = HEADER;
-    int ri = 0;
-    for (Slot s : slots) {
-      s.bits = v[w++];
-      Object r = refs == null ? null : refs[ri];
-      ri++;
+    BytePacker p = packer;
+    p.startRead(v, narrowAt, narrowBytes);
+    byte[] narrow = p.buffer();
+    Slot[] ss = slots;
+    int ns = ss.length;
+    for (int i = 0; i < ns; i++) {
+      Slot s = ss[i];
+      s.bits = v[HEADER + i];
+      s.tag = narrow[i];
+      Object r = refs == null ? null : refs[i];
       if (s.ref != r) {
-        s.ref = r;
+        s.ref = r; // write only what changes: every reference store pays a GC barrier
       }
     }
+    p.skip(ns);
+    int w = HEADER + ns;
+    int ri = ns;
     for (HistoryRing g : rings) {
       int depth = g.bits.length;
       System.arraycopy(v, w, g.bits, 0, depth);
       w += depth;
+      if (smallRing(g)) {
+        g.head = (p.get() & 0xFF) - 1;
+        g.size = p.get() & 0xFF;
+      } else {
+        g.head = p.getInt();
+        g.size = p.getInt();
+      }
+      p.get(g.tags);
       Object[] gr = g.refs;
       for (int i = 0; i < depth; i++) {
         Object r = refs == null ? null : refs[ri];
@@ -363,26 +359,6 @@ public final class KeyedLayout {
     for (TypedNodes.TypedBinary t : typed) {
       t.heldLeft = v[w++];
       t.heldRight = v[w++];
-    }
-    BytePacker p = packer;
-    p.startRead(v, w, narrowBytes);
-    for (Slot s : slots) {
-      s.tag = p.get();
-    }
-    for (HistoryRing g : rings) {
-      if (smallRing(g)) {
-        g.head = (p.get() & 0xFF) - 1;
-        g.size = p.get() & 0xFF;
-      } else {
-        g.head = p.getInt();
-        g.size = p.getInt();
-      }
-      byte[] tags = g.tags;
-      for (int i = 0; i < tags.length; i++) {
-        tags[i] = p.get();
-      }
-    }
-    for (TypedNodes.TypedBinary t : typed) {
       t.heldLeftTag = p.get();
       t.heldRightTag = p.get();
     }
