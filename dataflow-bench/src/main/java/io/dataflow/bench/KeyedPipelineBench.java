@@ -10,6 +10,7 @@ import io.dataflow.pipeline.io.InMemoryCheckpointer;
 import io.dataflow.pipeline.io.InMemoryPartitionedSource;
 import io.dataflow.pipeline.spi.Acknowledgement;
 import io.dataflow.pipeline.spi.KeyedOutput;
+import io.dataflow.pipeline.spi.KeyedOutputs;
 import io.dataflow.pipeline.spi.KeyedSink;
 import java.time.Duration;
 import java.util.List;
@@ -239,6 +240,18 @@ public class KeyedPipelineBench {
       for (int i = 0, n = batch.size(); i < n; i++) {
         Row row = batch.get(i).row();
         s += row.bits(0);
+      }
+      outputs.add(batch.size());
+      sum.add(s);
+      ack.succeeded();
+    }
+
+    /** The columns in place: no object per output. */
+    @Override
+    public void send(KeyedOutputs batch, Acknowledgement ack) {
+      long s = 0;
+      for (int i = 0, n = batch.size(); i < n; i++) {
+        s += batch.bits(i, 0);
       }
       outputs.add(batch.size());
       sum.add(s);

@@ -471,9 +471,7 @@ public final class KeyedMonitor {
       if (s instanceof long[] v) {
         out.writeByte(0);
         out.writeInt(v.length);
-        for (long x : v) {
-          out.writeLong(x);
-        }
+        writeVector(out, v);
       } else {
         byte[] snapshot = snapshotOf(s).toBytes();
         out.writeByte(1);
@@ -524,10 +522,7 @@ public final class KeyedMonitor {
               + " written by another program or layout; read it with a keyed monitor of that"
               + " program, then reconfigure");
         }
-        long[] v = new long[length];
-        for (int j = 0; j < length; j++) {
-          v[j] = in.readLong();
-        }
+        long[] v = readVector(in, length);
         int r = layout.revisionOf(v);
         if (r < 0 || r >= revisionMap.length) {
           throw new io.dataflow.core.snapshot.SnapshotException("key " + key + ": revision " + r
@@ -549,6 +544,49 @@ public final class KeyedMonitor {
             + kind);
       }
     }
+  }
+
+  /** DataOutput's order (big-endian) for a vector's elements, many at a time. */
+  private static final java.lang.invoke.VarHandle BIG_ENDIAN_LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+          java.nio.ByteOrder.BIG_ENDIAN);
+  /** The scratch bytes of {@link #writeVector} and {@link #readVector} (owner thread only). */
+  private byte[] vectorBytes = new byte[0];
+
+  /** Writes a vector's elements as {@code writeLong} would: one write per key, not per element. */
+  private void writeVector(DataOutput out, long[] v) throws IOException {
+    byte[] b = vectorScratch(v.length);
+    for (int at = 0; at < v.length; ) {
+      int n = Math.min(v.length - at, b.length >>> 3);
+      for (int i = 0; i < n; i++) {
+        BIG_ENDIAN_LONGS.set(b, i << 3, v[at + i]);
+      }
+      out.write(b, 0, n << 3);
+      at += n;
+    }
+  }
+
+  private long[] readVector(DataInput in, int length) throws IOException {
+    long[] v = new long[length];
+    byte[] b = vectorScratch(length);
+    for (int at = 0; at < length; ) {
+      int n = Math.min(length - at, b.length >>> 3);
+      in.readFully(b, 0, n << 3);
+      for (int i = 0; i < n; i++) {
+        v[at + i] = (long) BIG_ENDIAN_LONGS.get(b, i << 3);
+      }
+      at += n;
+    }
+    return v;
+  }
+
+  /** The scratch array, for up to 512 elements at a time. */
+  private byte[] vectorScratch(int longs) {
+    int want = 8 * Math.min(Math.max(longs, 1), 512);
+    if (vectorBytes.length < want) {
+      vectorBytes = new byte[want];
+    }
+    return vectorBytes;
   }
 
   private void touch(Object key, long nowNanos) {

@@ -1,38 +1,60 @@
 package io.dataflow.monitor.eval;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
- * Writes and reads bytes packed eight to a {@code long}, in order, from a position of a
- * {@code long[]} ({@link KeyedLayout}'s narrow state: kinds, flags, ring positions). One
- * instance is reused for every vector, so packing allocates nothing.
+ * Writes and reads bytes packed eight to a {@code long}, in order (byte {@code k} of a word in
+ * its bits {@code 8k..8k+7}), from a position of a {@code long[]} ({@link KeyedLayout}'s narrow
+ * state: kinds, flags, ring positions). The bytes go through a scratch {@code byte[]} that is
+ * moved to or from the vector a word at a time, so each byte costs one plain store or load.
+ * One instance is reused for every vector, so packing allocates nothing.
  *
  * <p>Thread-safety: owner thread only.
  */
 final class BytePacker {
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final byte[] buf;
   private long[] vector;
   private int word;
-  private long acc;
-  private int bytes;
+  private int pos;
 
-  /** The number of {@code long}s that hold {@code n} packed bytes. */
+  /** A packer of up to {@code maxBytes} bytes per run. */
+  BytePacker(int maxBytes) {
+    buf = new byte[8 * words(maxBytes)];
+  }
+
   static int words(int n) {
     return (n + 7) >>> 3;
   }
 
-  /** Starts writing at {@code vector[at]}. */
   void startWrite(long[] v, int at) {
     vector = v;
     word = at;
-    acc = 0;
-    bytes = 0;
+    pos = 0;
   }
 
   void put(byte b) {
-    acc |= (b & 0xFFL) << (bytes << 3);
-    if (++bytes == 8) {
-      vector[word++] = acc;
-      acc = 0;
-      bytes = 0;
-    }
+    buf[pos++] = b;
+  }
+
+  /** Appends {@code bytes}. */
+  void put(byte[] bytes) {
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
+  }
+
+  /** The scratch bytes: a caller may write or read at the position directly, then skip. */
+  byte[] buffer() {
+    return buf;
+  }
+
+  /** Moves the position by {@code n} bytes written or read directly in the {@link #buffer}. */
+  void skip(int n) {
+    pos += n;
   }
 
   void putInt(int v) {
@@ -42,37 +64,49 @@ final class BytePacker {
     put((byte) (v >>> 24));
   }
 
-  /** Ends writing; returns the position after the last word written. */
+  /** Moves the bytes written to the vector; returns the index after the last word written. */
   int endWrite() {
-    if (bytes > 0) {
-      vector[word++] = acc;
+    int n = words(pos);
+    byte[] b = buf;
+    for (int i = pos; i < 8 * n; i++) {
+      b[i] = 0; // the unused bytes of the last word are zero, as before
+    }
+    long[] v = vector;
+    int w = word;
+    for (int i = 0; i < n; i++) {
+      v[w + i] = (long) WORDS.get(b, i << 3);
     }
     vector = null;
-    return word;
+    return w + n;
   }
 
-  /** Starts reading at {@code vector[at]}. */
-  void startRead(long[] v, int at) {
-    vector = v;
-    word = at;
-    bytes = 8;
+  /** Starts reading {@code bytes} bytes packed from {@code v[at]} on. */
+  void startRead(long[] v, int at, int bytes) {
+    int n = words(bytes);
+    byte[] b = buf;
+    for (int i = 0; i < n; i++) {
+      WORDS.set(b, i << 3, v[at + i]);
+    }
+    word = at + n;
+    pos = 0;
   }
 
   byte get() {
-    if (bytes == 8) {
-      acc = vector[word++];
-      bytes = 0;
-    }
-    return (byte) (acc >>> (bytes++ << 3));
+    return buf[pos++];
+  }
+
+  /** Reads {@code into.length} bytes into {@code into}. */
+  void get(byte[] into) {
+    System.arraycopy(buf, pos, into, 0, into.length);
+    pos += into.length;
   }
 
   int getInt() {
     return (get() & 0xFF) | (get() & 0xFF) << 8 | (get() & 0xFF) << 16 | (get() & 0xFF) << 24;
   }
 
-  /** Ends reading; returns the position after the last word read. */
+  /** The index after the last word read. */
   int endRead() {
-    vector = null;
     return word;
   }
 }

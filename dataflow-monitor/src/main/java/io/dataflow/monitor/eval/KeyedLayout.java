@@ -44,7 +44,10 @@ public final class KeyedLayout {
   private final int compactLength;
   private final int fullLength;
   private final Object[] scratchRefs;
-  private final BytePacker packer = new BytePacker();
+  private final BytePacker packer;
+  /** The bytes of the narrow part, and of the full format's narrow tail. */
+  private final int narrowBytes;
+  private final int derivedNarrowBytes;
   /** Whether the evaluator holds derived state of a full vector (owner thread only). */
   private boolean dirty;
   private Object[] storedRefs;
@@ -86,6 +89,9 @@ public final class KeyedLayout {
     int extraWide = derived + 2 * typed.length;
     int extraNarrow = derived + 2 * typed.length + nodes.length;
     this.fullLength = compactLength + extraWide + BytePacker.words(extraNarrow);
+    this.narrowBytes = narrow;
+    this.derivedNarrowBytes = extraNarrow;
+    this.packer = new BytePacker(Math.max(narrow, extraNarrow));
     this.scratchRefs = new Object[slots.length + samples + derived];
   }
 
@@ -145,44 +151,43 @@ public final class KeyedLayout {
       }
     }
     v[TICK] = evaluator.tick();
-    int w = HEADER;
-    Object[] refs = scratchRefs;
+    // One pass per kind of state object: its payloads go to the wide part, its kinds and
+    // positions to the packer's bytes (the narrow part), and references are looked for.
+    BytePacker p = packer;
+    p.startWrite(v, narrowAt);
+    byte[] narrow = p.buffer();
+    Slot[] ss = slots;
+    int ns = ss.length;
     boolean anyRef = false;
-    int ri = 0;
-    for (Slot s : slots) {
-      v[w++] = s.bits;
-      Object r = s.ref;
-      refs[ri++] = r;
-      anyRef |= r != null;
+    for (int i = 0; i < ns; i++) {
+      Slot s = ss[i];
+      v[HEADER + i] = s.bits;
+      narrow[i] = s.tag;
+      anyRef |= s.ref != null;
     }
+    p.skip(ns);
+    int w = HEADER + ns;
+    int ri = ns;
     for (HistoryRing g : rings) {
       int depth = g.bits.length;
       System.arraycopy(g.bits, 0, v, w, depth);
       w += depth;
+      putRingPosition(p, g);
+      p.put(g.tags);
       Object[] gr = g.refs;
       for (int i = 0; i < depth; i++) {
-        Object r = gr[i];
-        refs[ri++] = r;
-        anyRef |= r != null;
+        anyRef |= gr[i] != null;
       }
+      ri += depth;
+    }
+    if (anyRef) {
+      // References are rare: the scratch array is filled only when there is one (a store of
+      // a reference, even a null, pays a GC barrier).
+      fillRefs();
     }
     for (TypedNodes.TypedBinary t : typed) {
       v[w++] = t.heldLeft;
       v[w++] = t.heldRight;
-    }
-    BytePacker p = packer;
-    p.startWrite(v, w);
-    for (Slot s : slots) {
-      p.put(s.tag);
-    }
-    for (HistoryRing g : rings) {
-      putRingPosition(p, g);
-      byte[] tags = g.tags;
-      for (byte b : tags) {
-        p.put(b);
-      }
-    }
-    for (TypedNodes.TypedBinary t : typed) {
       p.put(t.heldLeftTag);
       p.put(t.heldRightTag);
     }
@@ -197,11 +202,25 @@ public final class KeyedLayout {
     }
     p.putInt(revision);
     w = p.endWrite();
-    if (full) {
-      anyRef |= storeDerived(v, w, ri);
+    if (full && storeDerived(v, w, ri) && !anyRef) {
+      anyRef = true; // only the derived part holds one: fill the scratch array's first part
+      fillRefs();
     }
-    storedRefs = anyRef ? refs : null;
+    storedRefs = anyRef ? scratchRefs : null;
     return v;
+  }
+
+  /** Copies the values' and history samples' references to the scratch array. */
+  private void fillRefs() {
+    Object[] refs = scratchRefs;
+    int r = 0;
+    for (Slot s : slots) {
+      refs[r++] = s.ref;
+    }
+    for (HistoryRing g : rings) {
+      System.arraycopy(g.refs, 0, refs, r, g.refs.length);
+      r += g.refs.length;
+    }
   }
 
   private static void putRingPosition(BytePacker p, HistoryRing g) {
@@ -299,20 +318,35 @@ public final class KeyedLayout {
    */
   public int load(long[] v, Object[] refs) {
     evaluator.continueAt(v[TICK]);
-    int w = HEADER;
-    int ri = 0;
-    for (Slot s : slots) {
-      s.bits = v[w++];
-      Object r = refs == null ? null : refs[ri];
-      ri++;
+    BytePacker p = packer;
+    p.startRead(v, narrowAt, narrowBytes);
+    byte[] narrow = p.buffer();
+    Slot[] ss = slots;
+    int ns = ss.length;
+    for (int i = 0; i < ns; i++) {
+      Slot s = ss[i];
+      s.bits = v[HEADER + i];
+      s.tag = narrow[i];
+      Object r = refs == null ? null : refs[i];
       if (s.ref != r) {
-        s.ref = r;
+        s.ref = r; // write only what changes: every reference store pays a GC barrier
       }
     }
+    p.skip(ns);
+    int w = HEADER + ns;
+    int ri = ns;
     for (HistoryRing g : rings) {
       int depth = g.bits.length;
       System.arraycopy(v, w, g.bits, 0, depth);
       w += depth;
+      if (smallRing(g)) {
+        g.head = (p.get() & 0xFF) - 1;
+        g.size = p.get() & 0xFF;
+      } else {
+        g.head = p.getInt();
+        g.size = p.getInt();
+      }
+      p.get(g.tags);
       Object[] gr = g.refs;
       for (int i = 0; i < depth; i++) {
         Object r = refs == null ? null : refs[ri];
@@ -325,26 +359,6 @@ public final class KeyedLayout {
     for (TypedNodes.TypedBinary t : typed) {
       t.heldLeft = v[w++];
       t.heldRight = v[w++];
-    }
-    BytePacker p = packer;
-    p.startRead(v, w);
-    for (Slot s : slots) {
-      s.tag = p.get();
-    }
-    for (HistoryRing g : rings) {
-      if (smallRing(g)) {
-        g.head = (p.get() & 0xFF) - 1;
-        g.size = p.get() & 0xFF;
-      } else {
-        g.head = p.getInt();
-        g.size = p.getInt();
-      }
-      byte[] tags = g.tags;
-      for (int i = 0; i < tags.length; i++) {
-        tags[i] = p.get();
-      }
-    }
-    for (TypedNodes.TypedBinary t : typed) {
       t.heldLeftTag = p.get();
       t.heldRightTag = p.get();
     }
@@ -433,7 +447,7 @@ public final class KeyedLayout {
       t.rv = v[w++];
     }
     BytePacker p = packer;
-    p.startRead(v, w);
+    p.startRead(v, w, derivedNarrowBytes);
     for (Slot[] group : new Slot[][] {aliases, constants}) {
       for (Slot s : group) {
         s.tag = p.get();

@@ -20,11 +20,19 @@ final class BatchAck implements Acknowledgement {
   private final AtomicBoolean reported = new AtomicBoolean();
   private final Consumer<BatchAck> queue;
   private final Consumer<String> warnings;
+  /** Runs once, when the batch is first reported (hands its columns back), or null. */
+  private final Runnable onReported;
   /** The failure, or null; written before the ack is queued. */
   Throwable error;
 
   BatchAck(int[] lanes, long[] from, long[] to, int outputs, Consumer<BatchAck> queue,
       Consumer<String> warnings) {
+    this(lanes, from, to, outputs, queue, warnings, null);
+  }
+
+  BatchAck(int[] lanes, long[] from, long[] to, int outputs, Consumer<BatchAck> queue,
+      Consumer<String> warnings, Runnable onReported) {
+    this.onReported = onReported;
     this.lanes = lanes;
     this.from = from;
     this.to = to;
@@ -36,6 +44,7 @@ final class BatchAck implements Acknowledgement {
   @Override
   public void succeeded() {
     if (reported.compareAndSet(false, true)) {
+      released();
       queue.accept(this);
     } else {
       warnings.accept("a sink acknowledged a batch of " + outputs + " outputs twice; the"
@@ -48,10 +57,17 @@ final class BatchAck implements Acknowledgement {
     if (reported.compareAndSet(false, true)) {
       error = e == null ? new IllegalStateException("the sink failed a batch without a cause")
           : e;
+      released();
       queue.accept(this);
     } else {
       warnings.accept("a sink reported a batch of " + outputs + " outputs again (failed: " + e
           + ") after its first report; ignored");
+    }
+  }
+
+  private void released() {
+    if (onReported != null) {
+      onReported.run();
     }
   }
 

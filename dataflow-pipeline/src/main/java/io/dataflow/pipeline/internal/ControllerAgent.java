@@ -75,6 +75,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final Map<Integer, LaneLedger> ledgers = new TreeMap<>();
   private final Map<Integer, ArrayDeque<SourceRecord>> stash = new HashMap<>();
   private final long[] enqueued;
+  /** Drivers handed records since they were last woken (one wake per poll, not per record). */
+  private final boolean[] toWake;
   private final Set<Integer> pausedByDriver = new TreeSet<>();
   private final Set<Integer> pausedByQueue = new TreeSet<>();
   private final Set<Integer> sourcePaused = new TreeSet<>();
@@ -132,6 +134,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     this.statusLines = statusLines;
     this.ackListener = ackListener;
     this.enqueued = new long[drivers.size()];
+    this.toWake = new boolean[drivers.size()];
     // Planning without bindings never opens anything: no I/O factory.
     this.planner = new ReconfigurationPlanner(null, options.typingMode(),
         options.contextTransfer());
@@ -293,15 +296,17 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     if (!failures.isSet()) {
       try {
         List<SourceRecord> polled = source.poll(options.maxPollRecords());
-        for (SourceRecord r : polled) {
-          route(r);
+        for (int i = 0, n = polled.size(); i < n; i++) {
+          route(polled.get(i));
         }
         work += polled.size();
       } catch (Exception e) {
+        wakeHandedOver();
         failures.fail("source", e);
         return work + 1;
       }
     }
+    wakeHandedOver();
     applyPauses();
     work += flushEnded();
     if (now - nextCheckpointAt >= 0) {
@@ -354,7 +359,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       return false;
     }
     enqueued[ledger.driver]++;
-    wakeDriver.accept(ledger.driver);
+    toWake[ledger.driver] = true;
     return true;
   }
 
@@ -410,8 +415,19 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     return work;
   }
 
+  /** Wakes every driver that was handed records since its last wake. */
+  private void wakeHandedOver() {
+    for (int d = 0; d < toWake.length; d++) {
+      if (toWake[d]) {
+        toWake[d] = false;
+        wakeDriver.accept(d);
+      }
+    }
+  }
+
   private void send(int driver, ThreadControl c) {
     drivers.get(driver).control.offer(c);
+    toWake[driver] = false;
     wakeDriver.accept(driver);
   }
 

@@ -10,7 +10,7 @@ import io.dataflow.core.internal.Agent;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.KeyedMonitor;
 import io.dataflow.pipeline.PipelineOptions;
-import io.dataflow.pipeline.spi.KeyedOutput;
+import io.dataflow.pipeline.spi.KeyedOutputs;
 import io.dataflow.pipeline.spi.KeyedSink;
 import io.dataflow.pipeline.spi.LaneCheckpoint;
 import io.dataflow.pipeline.spi.SourceRecord;
@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.jctools.queues.MpscArrayQueue;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
 
@@ -83,7 +84,13 @@ final class DriverAgent implements Agent {
   private long consumed;
   private boolean done;
   private boolean failed;
-  private List<KeyedOutput> outputs = new ArrayList<>();
+  /** The outputs of the batch being collected, in columns (no object per output). */
+  private KeyedOutputs.Builder outputs;
+  /** Columns of acknowledged batches, handed back from the acknowledging threads for reuse. */
+  private final MpscArrayQueue<KeyedOutputs> spare = new MpscArrayQueue<>(8);
+  /** The last tick shape seen and its slots (records of one source share a few shapes). */
+  private TickShape lastShape;
+  private int[] lastSlots;
   private final List<Lane> touched = new ArrayList<>();
   private long lastDataAt;
   private long nextExpiry;
@@ -113,7 +120,10 @@ final class DriverAgent implements Agent {
     program = p;
     in = p.inputs().newRow();
     out = p.outputs().newRow();
+    outputs = new KeyedOutputs.Builder(p.outputs(), options.batchSize());
     slots.clear();
+    lastShape = null;
+    lastSlots = null;
   }
 
   @Override
@@ -364,9 +374,17 @@ final class DriverAgent implements Agent {
       return;
     }
     Tick tick = r.tick();
-    int[] map = slots.get(tick.shape());
-    if (map == null) {
-      map = slotsOf(tick.shape());
+    TickShape shape = tick.shape();
+    int[] map;
+    if (shape == lastShape) {
+      map = lastSlots;
+    } else {
+      map = slots.get(shape);
+      if (map == null) {
+        map = slotsOf(shape);
+      }
+      lastShape = shape;
+      lastSlots = map;
     }
     in.clear();
     for (int i = 0; i < map.length; i++) {
@@ -388,12 +406,9 @@ final class DriverAgent implements Agent {
     }
     l.seq++;
     l.nextOffset = r.offset() + 1;
-    for (int i = 0; i < out.width(); i++) {
+    for (int i = 0, w = out.width(); i < w; i++) {
       if (out.kind(i) != io.dataflow.core.Kind.NOVAL) {
-        Row copy = new Row(out.width());
-        copy.copyFrom(out);
-        outputs.add(new KeyedOutput(r.key(), keyTick, r.partition(), r.offset(),
-            program.outputs(), copy));
+        outputs.add(r.key(), keyTick, r.partition(), r.offset(), out);
         ticksOut++;
         break;
       }
@@ -431,9 +446,13 @@ final class DriverAgent implements Agent {
       l.batchFrom = l.seq;
     }
     touched.clear();
-    List<KeyedOutput> batch = outputs;
-    outputs = new ArrayList<>();
-    BatchAck ack = new BatchAck(ids, from, to, batch.size(), acks, warnings);
+    KeyedOutputs batch = outputs.build();
+    KeyedOutputs reusable = spare.relaxedPoll();
+    if (reusable != null) {
+      outputs.reuse(reusable);
+    }
+    BatchAck ack = new BatchAck(ids, from, to, batch.size(), acks, warnings,
+        batch.isEmpty() ? null : () -> spare.offer(batch));
     if (batch.isEmpty()) {
       ack.succeeded(); // records without output count once evaluated
       return;

@@ -92,7 +92,7 @@ public final class InMemoryPartitionedSource implements PartitionedSource {
 
   @Override
   public List<SourceRecord> poll(int max) {
-    List<SourceRecord> out = new ArrayList<>();
+    List<SourceRecord> out = new ArrayList<>(Math.min(max, 4096));
     int n = partitions.size();
     int idle = 0;
     while (out.size() < max && idle < n) {

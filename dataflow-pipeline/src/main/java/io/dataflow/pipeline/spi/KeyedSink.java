@@ -14,6 +14,18 @@ public interface KeyedSink extends AutoCloseable {
    */
   void send(List<KeyedOutput> outputs, Acknowledgement ack);
 
+  /**
+   * Hands on a batch of outputs as columns: what the pipeline calls. The columns are the
+   * sink's only until it reports {@code ack} (the pipeline then reuses them): read them before,
+   * and copy what you keep. Otherwise the contract of {@link #send(List, Acknowledgement)}.
+   * The default hands that method a list of {@link KeyedOutput}s made from the columns; a sink
+   * that reads the columns in place ({@link KeyedOutputs#key}, {@link KeyedOutputs#bits}, ...)
+   * overrides this and costs no object per output.
+   */
+  default void send(KeyedOutputs outputs, Acknowledgement ack) {
+    send(List.copyOf(outputs), ack);
+  }
+
   /** Readiness: true when the destination can take output now (the default). */
   default boolean probe() {
     return true;

@@ -1,0 +1,80 @@
+package io.dataflow.bench;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * {@link KeyedPipelineBench}'s runs outside JMH, reporting per record both the wall time and
+ * the CPU time of the whole process (every thread, GC included): on a machine shared with
+ * other work the CPU time per record is the steadier measure of what a record costs, the wall
+ * time what the machine gave. Usage: {@code KeyedPipelineCpu counter|groupsum [runs]} (the
+ * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S}); {@code monitor}
+ * runs {@link KeyedMonitorBench}'s loop on one thread and reports its thread's CPU time.
+ */
+public final class KeyedPipelineCpu {
+  private KeyedPipelineCpu() {}
+
+  /** Runs the pipeline {@code runs} times (default 8), prints one line per run. */
+  public static void main(String[] args) throws Exception {
+    String which = args.length > 0 ? args[0] : "groupsum";
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    if (which.equals("monitor")) {
+      monitor(runs);
+      return;
+    }
+    KeyedPipelineBench bench = new KeyedPipelineBench();
+    bench.commitEvery = "PT60S";
+    bench.setUp();
+    KeyedPipelineBench.Input input;
+    if (which.equals("counter")) {
+      KeyedPipelineBench.CounterInput c = new KeyedPipelineBench.CounterInput();
+      c.setUp();
+      input = c;
+    } else {
+      KeyedPipelineBench.GroupsumInput g = new KeyedPipelineBench.GroupsumInput();
+      g.setUp();
+      input = g;
+    }
+    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean();
+    for (int r = 0; r < runs; r++) {
+      long cpu0 = os.getProcessCpuTime();
+      long t0 = System.nanoTime();
+      if (which.equals("counter")) {
+        bench.counter((KeyedPipelineBench.CounterInput) input);
+      } else {
+        bench.groupsum((KeyedPipelineBench.GroupsumInput) input);
+      }
+      long wall = System.nanoTime() - t0;
+      long cpu = os.getProcessCpuTime() - cpu0;
+      double n = KeyedPipelineBench.RECORDS;
+      System.out.printf("%s run %d: %.0f ns/record wall (%.2f M records/s), %.0f ns/record"
+          + " CPU (all threads), load %.2f%n", which, r, wall / n, n / wall * 1e3, cpu / n,
+          os.getSystemLoadAverage());
+    }
+  }
+
+  /** {@link KeyedMonitorBench}'s loop: thread CPU time per event, 20 M events per run. */
+  private static void monitor(int runs) {
+    KeyedMonitorBench b = new KeyedMonitorBench();
+    b.keys = 1000;
+    b.setup();
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int n = 20_000_000;
+    long sink = 0;
+    for (int r = 0; r < runs; r++) {
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        sink += b.groupsum();
+      }
+      long wall = System.nanoTime() - t0;
+      long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      System.out.printf("monitor groupsum run %d: %.1f ns/event wall, %.1f ns/event CPU,"
+          + " load %.2f%n", r, wall / (double) n, cpu / (double) n,
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+    if (sink == 42) {
+      System.out.println();
+    }
+  }
+}
