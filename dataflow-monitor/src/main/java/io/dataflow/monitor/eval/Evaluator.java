@@ -340,6 +340,24 @@ public final class Evaluator {
     return cells;
   }
 
+  /** The streams' own history rings (by identity), built on first use (snapshots). */
+  private java.util.Set<HistoryRing> cellRings;
+
+  /** The streams' own history rings, by identity (a snapshot saves them with their cell). */
+  java.util.Set<HistoryRing> cellRings() {
+    if (cellRings == null) {
+      java.util.Set<HistoryRing> rings = java.util.Collections.newSetFromMap(
+          new java.util.IdentityHashMap<>());
+      for (StreamCell c : cells) {
+        if (c.ring != null) {
+          rings.add(c.ring);
+        }
+      }
+      cellRings = rings;
+    }
+    return cellRings;
+  }
+
   /** The computed streams in evaluation order. */
   public StreamCell[] order() {
     return order;
