@@ -295,13 +295,21 @@ public final class DataflowMonitor implements RevisionedMonitor {
     List<StreamState> streams = new ArrayList<>();
     for (DataflowProgram.StreamDefinition d : program.streams()) {
       streams.add(StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
-          d.role().name().toLowerCase(java.util.Locale.ROOT), d.declaredType(),
-          d.fingerprint()));
+          roleName(d.role()), d.declaredType(), d.fingerprint()));
     }
     Failure f = failure == null ? null
         : new Failure(failure.tick(), failure.stream(), failure.reason());
     return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, program.name(),
         program.definitionKey(), evaluator.tick(), revision, f, streams);
+  }
+
+  /** A role as a snapshot names it (constants: no string built per stream and snapshot). */
+  private static String roleName(DataflowProgram.Role role) {
+    return switch (role) {
+      case INPUT -> "input";
+      case OUTPUT -> "output";
+      case AUX -> "aux";
+    };
   }
 
   /** {@link #restore(DataflowProgram, MonitorSnapshot, Options)} with default options. */

@@ -68,6 +68,15 @@ final class SnapshotCodecV2 {
   private static final long SMALL_MIN = T_SMALL - SMALL_ZERO;
   private static final long SMALL_MAX = 0xFF - SMALL_ZERO;
 
+  /** The Ints of the tag byte, shared by every snapshot read (values are immutable). */
+  private static final Value[] SMALL_INTS = new Value[0x100 - T_SMALL];
+
+  static {
+    for (int i = 0; i < SMALL_INTS.length; i++) {
+      SMALL_INTS[i] = Value.of((long) (i + T_SMALL - SMALL_ZERO));
+    }
+  }
+
   // The flags byte of the header.
   private static final int F_FAILURE = 1;
   private static final int F_KEY_STRING = 2;
@@ -383,7 +392,7 @@ final class SnapshotCodecV2 {
     }
     int tag = in.u8("a value's tag");
     if (tag >= T_SMALL) {
-      return Value.of((long) (tag - SMALL_ZERO));
+      return SMALL_INTS[tag - T_SMALL];
     }
     switch (tag) {
       case T_NOVAL:

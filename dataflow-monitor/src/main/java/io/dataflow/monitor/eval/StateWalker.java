@@ -54,7 +54,7 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>(8));
   private final Set<HistoryRing> cellRings;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
