@@ -292,15 +292,17 @@ public final class DataflowMonitor implements RevisionedMonitor {
     if (retired) {
       throw new IllegalStateException("this monitor was replaced and may not be used");
     }
-    List<StreamState> streams = new ArrayList<>();
-    for (DataflowProgram.StreamDefinition d : program.streams()) {
-      streams.add(StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
-          roleName(d.role()), d.declaredType(), d.fingerprint()));
+    List<DataflowProgram.StreamDefinition> defs = program.streams();
+    StreamState[] streams = new StreamState[defs.size()];
+    for (int i = 0; i < streams.length; i++) {
+      DataflowProgram.StreamDefinition d = defs.get(i);
+      streams[i] = StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
+          roleName(d.role()), d.declaredType(), d.fingerprint());
     }
     Failure f = failure == null ? null
         : new Failure(failure.tick(), failure.stream(), failure.reason());
     return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, program.name(),
-        program.definitionKey(), evaluator.tick(), revision, f, streams);
+        program.definitionKey(), evaluator.tick(), revision, f, List.of(streams));
   }
 
   /** A role as a snapshot names it (constants: no string built per stream and snapshot). */

@@ -342,6 +342,9 @@ final class SnapshotCodec {
 
     /** An unsigned LEB128 number in its shortest form. */
     long uvarint(String what) {
+      if (pos < data.length && data[pos] >= 0) {
+        return data[pos++]; // one byte: the usual count, code or small number
+      }
       int at = pos;
       long v = 0;
       for (int shift = 0; ; shift += 7) {

@@ -280,12 +280,13 @@ final class SnapshotCodecV2 {
       failure = new Failure(tick, stream, in.vstr("the failure's reason"));
     }
     int n = in.vcount("the stream count", 8);
-    List<StreamState> streams = new ArrayList<>(n);
+    StreamState[] streams = new StreamState[n];
     for (int i = 0; i < n; i++) {
-      streams.add(stream(in));
+      streams[i] = stream(in);
     }
     in.checksum();
-    return new MonitorSnapshot(VERSION, program, key, nextTick, revision, failure, streams);
+    return new MonitorSnapshot(VERSION, program, key, nextTick, revision, failure,
+        List.of(streams));
   }
 
   private static StreamState stream(SnapshotCodec.In in) {
@@ -340,7 +341,7 @@ final class SnapshotCodecV2 {
           + " history samples for a depth of " + depth);
     }
     int ops = in.vcount("an operator count", 2);
-    List<OperatorState> operators = new ArrayList<>(ops);
+    OperatorState[] operators = new OperatorState[ops];
     for (int j = 0; j < ops; j++) {
       int kindAt = in.pos;
       long code = in.uvarint("an operator kind");
@@ -357,14 +358,14 @@ final class SnapshotCodecV2 {
       } else {
         kind = KINDS.get((int) code - 1);
       }
-      operators.add(new OperatorState(kind, values(in, "an operator's value count")));
+      operators[j] = new OperatorState(kind, values(in, "an operator's value count"));
     }
     if (!lastPresent.isPresent() && lastPresent != Value.NOVAL) {
       throw new SnapshotException(at, "stream '" + name + "': last present value is "
           + lastPresent);
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
-        (int) depth, history, operators);
+        (int) depth, history, List.of(operators));
   }
 
   /** A hash written as a string must not be one that has the 16-byte form. */
@@ -378,11 +379,11 @@ final class SnapshotCodecV2 {
 
   private static List<Value> values(SnapshotCodec.In in, String what) {
     int n = in.vcount(what, 1);
-    List<Value> out = new ArrayList<>(n);
+    Value[] out = new Value[n];
     for (int i = 0; i < n; i++) {
-      out.add(value(in, 0));
+      out[i] = value(in, 0);
     }
-    return out;
+    return List.of(out); // immutable already: the records keep it without another copy
   }
 
   private static Value value(SnapshotCodec.In in, int depth) {

@@ -307,7 +307,7 @@ public final class StateWalker {
       }
       saved.add(new OperatorState(functions == null ? kind : kind + ";f="
           + String.join(",", functions.stream().map(String::valueOf).toList()),
-          java.util.Arrays.asList(values)));
+          List.of(values))); // immutable: the record keeps it without another copy
       return;
     }
     OperatorState op = next(kind);
@@ -318,11 +318,13 @@ public final class StateWalker {
       if (ownSlot) {
         loadSlot((Slot) o, values, at, functions);
       }
-      for (Field f : state) {
-        Object v = get(f, o);
-        if (v instanceof Slot s) {
-          loadSlot(s, values, at, functions);
-        } else if (v instanceof Slot[] slots) {
+      for (int i = 0; i < state.length; i++) {
+        Field f = state[i];
+        byte type = plan.types[i];
+        if (type == Plan.SLOT) {
+          loadSlot((Slot) f.get(o), values, at, functions);
+        } else if (type == Plan.SLOTS) {
+          Slot[] slots = (Slot[]) f.get(o);
           long n = values.next().asLong();
           at[0]++;
           if (n != slots.length) {
