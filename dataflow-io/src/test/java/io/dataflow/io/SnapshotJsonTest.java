@@ -35,10 +35,25 @@ class SnapshotJsonTest {
   void binaryToJsonToBinaryIsByteIdentical() {
     for (Failure f : new Failure[] {null, new Failure(2, null, "boom"),
         new Failure(2, "z", "division by zero")}) {
-      MonitorSnapshot s = sample(f);
+      for (MonitorSnapshot s : new MonitorSnapshot[] {sample(f), inVersion2(sample(f))}) {
+        MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
+        assertThat(back).isEqualTo(s);
+        assertThat(back.toBytes()).isEqualTo(s.toBytes());
+      }
+    }
+  }
+
+  private static MonitorSnapshot inVersion2(MonitorSnapshot s) {
+    return new MonitorSnapshot(2, s.programName(), "0123456789abcdef0123456789abcdef",
+        s.nextTick(), s.revision(), s.failure(), s.streams());
+  }
+
+  @Test
+  void aSnapshotKeepsItsFormatVersionThroughJson() {
+    for (MonitorSnapshot s : new MonitorSnapshot[] {sample(null), inVersion2(sample(null))}) {
       MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
-      assertThat(back).isEqualTo(s);
-      assertThat(back.toBytes()).isEqualTo(s.toBytes());
+      assertThat(back.formatVersion()).isEqualTo(s.formatVersion());
+      assertThat(back.toBytes()[9]).isEqualTo((byte) s.formatVersion());
     }
   }
 
@@ -63,8 +78,8 @@ class SnapshotJsonTest {
     assertThatThrownBy(() -> SnapshotJson.fromJson(fractionalInt))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("64-bit integer");
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"formatVersion\" : 1",
-        "\"formatVersion\" : 2"))).isInstanceOf(SnapshotException.class)
-        .hasMessageContaining("format version 2");
+        "\"formatVersion\" : 3"))).isInstanceOf(SnapshotException.class)
+        .hasMessageContaining("format version 3");
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"Str\" : \"s\"",
         "\"Mystery\" : 1"))).isInstanceOf(SnapshotException.class)
         .hasMessageContaining("Mystery");

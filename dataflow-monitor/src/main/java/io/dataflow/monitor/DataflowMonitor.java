@@ -292,16 +292,26 @@ public final class DataflowMonitor implements RevisionedMonitor {
     if (retired) {
       throw new IllegalStateException("this monitor was replaced and may not be used");
     }
-    List<StreamState> streams = new ArrayList<>();
-    for (DataflowProgram.StreamDefinition d : program.streams()) {
-      streams.add(StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
-          d.role().name().toLowerCase(java.util.Locale.ROOT), d.declaredType(),
-          d.fingerprint()));
+    List<DataflowProgram.StreamDefinition> defs = program.streams();
+    StreamState[] streams = new StreamState[defs.size()];
+    for (int i = 0; i < streams.length; i++) {
+      DataflowProgram.StreamDefinition d = defs.get(i);
+      streams[i] = StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
+          roleName(d.role()), d.declaredType(), d.fingerprint());
     }
     Failure f = failure == null ? null
         : new Failure(failure.tick(), failure.stream(), failure.reason());
     return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, program.name(),
-        program.definitionKey(), evaluator.tick(), revision, f, streams);
+        program.definitionKey(), evaluator.tick(), revision, f, List.of(streams));
+  }
+
+  /** A role as a snapshot names it (constants: no string built per stream and snapshot). */
+  private static String roleName(DataflowProgram.Role role) {
+    return switch (role) {
+      case INPUT -> "input";
+      case OUTPUT -> "output";
+      case AUX -> "aux";
+    };
   }
 
   /** {@link #restore(DataflowProgram, MonitorSnapshot, Options)} with default options. */
@@ -332,19 +342,21 @@ public final class DataflowMonitor implements RevisionedMonitor {
     Objects.requireNonNull(snapshot, "snapshot");
     Options opts = options.withFirstTick(snapshot.nextTick());
     if (program.definitionKey().equals(snapshot.definitionKey())) {
+      StreamState[] states = new StreamState[program.streams().size()];
       for (DataflowProgram.StreamDefinition d : program.streams()) {
-        StreamState s = snapshot.stream(d.name());
+        StreamState s = streamOf(snapshot, d);
         if (s == null || !s.fingerprint().equals(d.fingerprint())) {
           throw new SnapshotException("the snapshot of " + snapshot.programName()
               + " has the definition key of " + program.name() + " but "
               + (s == null ? "no stream '" + d.name() + "'" : "another fingerprint for '"
               + d.name() + "'"));
         }
+        states[d.index()] = s;
       }
       DataflowMonitor next = create(program, opts);
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StateWalker.loadStream(next.evaluator, next.evaluator.cells()[d.index()],
-            snapshot.stream(d.name()), true, true, false);
+            states[d.index()], true, true, false);
       }
       next.revision = snapshot.revision();
       if (snapshot.failure() != null) {
@@ -403,6 +415,19 @@ public final class DataflowMonitor implements RevisionedMonitor {
       }
     }
     return new Transition(next, new ContextTransferReport(List.of(), computed, List.of()));
+  }
+
+  /**
+   * The snapshot's state of stream {@code d}: where the same program put it (its declaration
+   * index), else by name.
+   */
+  private static StreamState streamOf(MonitorSnapshot snapshot,
+      DataflowProgram.StreamDefinition d) {
+    List<StreamState> streams = snapshot.streams();
+    if (d.index() < streams.size() && streams.get(d.index()).name().equals(d.name())) {
+      return streams.get(d.index());
+    }
+    return snapshot.stream(d.name());
   }
 
   private static DataflowProgram.Role role(StreamState s) {

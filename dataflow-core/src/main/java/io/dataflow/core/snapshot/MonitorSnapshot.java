@@ -17,7 +17,7 @@ import java.util.Objects;
  * rebuilt from one with {@code DataflowMonitor.restore}.
  *
  * @param formatVersion the binary format version this snapshot was read in or will be written
- *     in ({@link #FORMAT_VERSION})
+ *     in: {@link #FORMAT_VERSION} for a monitor's snapshot, 1 for one read in version 1
  * @param programName the name of the program the monitor ran
  * @param definitionKey the program's definition key (a restore into a program with the same
  *     key continues exactly)
@@ -28,11 +28,17 @@ import java.util.Objects;
  */
 public record MonitorSnapshot(int formatVersion, String programName, String definitionKey,
     long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
-  /** The binary format version written by this library (and the only one it reads). */
-  public static final int FORMAT_VERSION = 1;
+  /**
+   * The binary format version a monitor's snapshot is written in; this library reads versions
+   * 1 and 2, and writes a snapshot in the version it was read in.
+   */
+  public static final int FORMAT_VERSION = 2;
 
   /** Validates and copies. */
   public MonitorSnapshot {
+    if (formatVersion != 1 && formatVersion != 2) {
+      throw new IllegalArgumentException("format version must be 1 or 2: " + formatVersion);
+    }
     Objects.requireNonNull(programName, "programName");
     Objects.requireNonNull(definitionKey, "definitionKey");
     Objects.requireNonNull(revision, "revision");
@@ -70,7 +76,7 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
   /**
    * Reads a snapshot in the binary form.
    *
-   * @throws SnapshotException when the input is not a valid snapshot of this format version
+   * @throws SnapshotException when the input is not a valid snapshot of format version 1 or 2
    * @throws UncheckedIOException when reading the stream fails
    */
   public static MonitorSnapshot read(InputStream in) {

@@ -4,7 +4,6 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Value;
 import io.dataflow.core.ValueFormat;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +36,18 @@ final class SnapshotCodec {
   // ---- writing ----
 
   static byte[] encode(MonitorSnapshot s) {
-    Out out = new Out();
-    out.bytes.writeBytes(MAGIC);
-    out.u16(MonitorSnapshot.FORMAT_VERSION);
+    return switch (s.formatVersion()) {
+      case 1 -> encodeV1(s);
+      case 2 -> SnapshotCodecV2.encode(s);
+      default -> throw new IllegalArgumentException("format version " + s.formatVersion()
+          + " cannot be written: this library writes versions 1 and 2");
+    };
+  }
+
+  private static byte[] encodeV1(MonitorSnapshot s) {
+    Out out = new Out(256);
+    out.raw(MAGIC);
+    out.u16(1);
     out.str(s.programName());
     out.str(s.definitionKey());
     out.i64(s.nextTick());
@@ -60,8 +68,8 @@ final class SnapshotCodec {
       out.str(st.role());
       out.optStr(st.declaredType());
       out.str(st.fingerprint());
-      out.value(st.current(), 0);
-      out.value(st.lastPresent(), 0);
+      out.value(st.current());
+      out.value(st.lastPresent());
       out.u32(st.historyDepth());
       out.values(st.history());
       out.u32(st.operators().size());
@@ -70,28 +78,50 @@ final class SnapshotCodec {
         out.values(op.values());
       }
     }
-    CRC32C crc = new CRC32C();
-    byte[] body = out.bytes.toByteArray();
-    crc.update(body);
-    out.u32((int) crc.getValue());
-    return out.bytes.toByteArray();
+    return out.finish();
   }
 
-  private static final class Out {
-    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  /**
+   * A growable big-endian byte buffer (not {@code ByteArrayOutputStream}, whose synchronized
+   * byte-at-a-time writes made encoding the slowest part of a snapshot).
+   */
+  static final class Out {
+    byte[] buf;
+    int pos;
+
+    Out(int capacity) {
+      buf = new byte[Math.max(capacity, 16)];
+    }
+
+    void ensure(int n) {
+      if (buf.length - pos < n) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+      }
+    }
+
+    void raw(byte[] b) {
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, pos, b.length);
+      pos += b.length;
+    }
 
     void u8(int v) {
-      bytes.write(v);
+      ensure(1);
+      buf[pos++] = (byte) v;
     }
 
     void u16(int v) {
-      bytes.write(v >>> 8);
-      bytes.write(v);
+      ensure(2);
+      buf[pos++] = (byte) (v >>> 8);
+      buf[pos++] = (byte) v;
     }
 
     void u32(int v) {
-      u16(v >>> 16);
-      u16(v & 0xFFFF);
+      ensure(4);
+      buf[pos++] = (byte) (v >>> 24);
+      buf[pos++] = (byte) (v >>> 16);
+      buf[pos++] = (byte) (v >>> 8);
+      buf[pos++] = (byte) v;
     }
 
     void i64(long v) {
@@ -99,10 +129,32 @@ final class SnapshotCodec {
       u32((int) v);
     }
 
+    /** Unsigned LEB128: seven bits a byte, least significant first. */
+    void uvarint(long v) {
+      ensure(10);
+      while ((v & ~0x7FL) != 0) {
+        buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      buf[pos++] = (byte) v;
+    }
+
+    /** A signed number, zigzag-mapped so small magnitudes take few bytes. */
+    void svarint(long v) {
+      uvarint((v << 1) ^ (v >> 63));
+    }
+
     void str(String s) {
-      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      byte[] b = utf8(s);
       u32(b.length);
-      bytes.writeBytes(b);
+      raw(b);
+    }
+
+    /** A string with a varint length (format version 2). */
+    void vstr(String s) {
+      byte[] b = utf8(s);
+      uvarint(b.length);
+      raw(b);
     }
 
     void optStr(String s) {
@@ -117,11 +169,11 @@ final class SnapshotCodec {
     void values(List<Value> vs) {
       u32(vs.size());
       for (Value v : vs) {
-        value(v, 0);
+        value(v);
       }
     }
 
-    void value(Value v, int depth) {
+    void value(Value v) {
       u8(v.kind());
       switch (v.kind()) {
         case Kind.INT -> i64(v.asLong());
@@ -131,19 +183,37 @@ final class SnapshotCodec {
         case Kind.LIST -> {
           u32(v.asList().size());
           for (Value e : v.asList()) {
-            value(e, depth + 1);
+            value(e);
           }
         }
         case Kind.MAP -> {
           u32(v.asMap().size());
           for (var e : v.asMap().entrySet()) {
             str(e.getKey());
-            value(e.getValue(), depth + 1);
+            value(e.getValue());
           }
         }
         default -> { } // Unit, NoVal, Deferred: the tag is the value
       }
     }
+
+    /** Appends the CRC32C of everything written and returns the bytes. */
+    byte[] finish() {
+      CRC32C crc = new CRC32C();
+      crc.update(buf, 0, pos);
+      u32((int) crc.getValue());
+      return pos == buf.length ? buf : java.util.Arrays.copyOf(buf, pos);
+    }
+  }
+
+  private static byte[] utf8(String s) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      if (s.charAt(i) >= 0x80) {
+        return s.getBytes(StandardCharsets.UTF_8);
+      }
+    }
+    return s.getBytes(StandardCharsets.ISO_8859_1); // ASCII: one byte a char, no encoder
   }
 
   // ---- reading ----
@@ -175,9 +245,12 @@ final class SnapshotCodec {
     }
     in.pos = MAGIC.length;
     int version = in.u16("the format version");
-    if (version != MonitorSnapshot.FORMAT_VERSION) {
+    if (version == 2) {
+      return SnapshotCodecV2.decode(in);
+    }
+    if (version != 1) {
       throw new SnapshotException(MAGIC.length, "format version " + version + " is not "
-          + "supported: this reader accepts exactly version " + MonitorSnapshot.FORMAT_VERSION);
+          + "supported: this reader accepts versions 1 and " + MonitorSnapshot.FORMAT_VERSION);
     }
     String program = in.str("the program name");
     String key = in.str("the definition key");
@@ -229,15 +302,7 @@ final class SnapshotCodec {
       streams.add(new StreamState(name, role, declaredType, fingerprint, current, lastPresent, depth, history,
           operators));
     }
-    int crcAt = in.pos;
-    int stored = in.u32("the checksum");
-    if (in.pos != data.length) {
-      throw new SnapshotException(in.pos, (data.length - in.pos) + " bytes after the checksum");
-    }
-    if (!checksumMatches(data, crcAt)) {
-      throw new SnapshotException(crcAt, "checksum mismatch (the file is corrupt): stored "
-          + Integer.toHexString(stored));
-    }
+    in.checksum();
     return new MonitorSnapshot(version, program, key, nextTick, revision, failure, streams);
   }
 
@@ -252,7 +317,7 @@ final class SnapshotCodec {
     return (int) crc.getValue() == stored;
   }
 
-  private static final class In {
+  static final class In {
     final byte[] data;
     int pos;
     /** Whether reading stopped because the input ended (truncation, not corruption). */
@@ -262,7 +327,73 @@ final class SnapshotCodec {
       this.data = data;
     }
 
-    private void need(int n, String what) {
+    /** The CRC32C that ends the input, checked against every byte before it. */
+    void checksum() {
+      int crcAt = pos;
+      int stored = u32("the checksum");
+      if (pos != data.length) {
+        throw new SnapshotException(pos, (data.length - pos) + " bytes after the checksum");
+      }
+      if (!checksumMatches(data, crcAt)) {
+        throw new SnapshotException(crcAt, "checksum mismatch (the file is corrupt): stored "
+            + Integer.toHexString(stored));
+      }
+    }
+
+    /** An unsigned LEB128 number in its shortest form. */
+    long uvarint(String what) {
+      if (pos < data.length && data[pos] >= 0) {
+        return data[pos++]; // one byte: the usual count, code or small number
+      }
+      int at = pos;
+      long v = 0;
+      for (int shift = 0; ; shift += 7) {
+        int b = u8(what);
+        if (shift == 63 && b > 1) {
+          throw new SnapshotException(at, what + ": a varint longer than 64 bits");
+        }
+        v |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          if (b == 0 && shift > 0) {
+            throw new SnapshotException(at, what + ": a varint not in its shortest form");
+          }
+          return v;
+        }
+      }
+    }
+
+    /** A zigzag-mapped signed varint. */
+    long svarint(String what) {
+      long u = uvarint(what);
+      return (u >>> 1) ^ -(u & 1);
+    }
+
+    /** A varint count of elements each at least {@code minBytes} long. */
+    int vcount(String what, int minBytes) {
+      int at = pos;
+      long n = uvarint(what);
+      if (n < 0 || n > (data.length - pos) / minBytes) {
+        throw new SnapshotException(at, what + " " + Long.toUnsignedString(n) + " exceeds "
+            + "what the remaining " + (data.length - pos) + " bytes can hold (truncated or "
+            + "corrupt)");
+      }
+      return (int) n;
+    }
+
+    /** A string with a varint length (format version 2). */
+    String vstr(String what) {
+      return utf8(vcount(what, 1), what);
+    }
+
+    /** {@code n} bytes at the current position: 16 of a binary hash, say. */
+    byte[] bytes(int n, String what) {
+      need(n, what);
+      byte[] b = java.util.Arrays.copyOfRange(data, pos, pos + n);
+      pos += n;
+      return b;
+    }
+
+    void need(int n, String what) {
       if (data.length - pos < n) {
         ranOut = true;
         throw new SnapshotException(pos, "truncated: " + what + " needs " + n + " bytes, "
@@ -317,7 +448,22 @@ final class SnapshotCodec {
     }
 
     String str(String what) {
-      int len = count(what, 1);
+      return utf8(count(what, 1), what);
+    }
+
+    private String utf8(int len, String what) {
+      boolean ascii = true;
+      for (int i = pos, end = pos + len; i < end; i++) {
+        if (data[i] < 0) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) { // the common case, without a decoder
+        String s = new String(data, pos, len, StandardCharsets.ISO_8859_1);
+        pos += len;
+        return s;
+      }
       try {
         String s = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)

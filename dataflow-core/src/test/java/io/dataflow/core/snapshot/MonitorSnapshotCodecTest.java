@@ -90,10 +90,99 @@ class MonitorSnapshotCodecTest {
         .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 0")
         .hasMessageContaining("foreign magic");
     byte[] future = sample().toBytes();
-    future[9] = 2;
+    future[9] = 3;
     assertThatThrownBy(() -> MonitorSnapshot.fromBytes(future))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 8")
-        .hasMessageContaining("format version 2 is not supported");
+        .hasMessageContaining("format version 3 is not supported");
+  }
+
+  /** The sample in the other format version (1 when it is 2 and the other way round). */
+  static MonitorSnapshot inVersion(int version, MonitorSnapshot s) {
+    return new MonitorSnapshot(version, s.programName(), s.definitionKey(), s.nextTick(),
+        s.revision(), s.failure(), s.streams());
+  }
+
+  /** A snapshot as a monitor writes it: hashes as keys, the usual roles, types and kinds. */
+  static MonitorSnapshot typical() {
+    String h = "0123456789abcdef0123456789abcdef";
+    return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "counter.dsrv", h, 64,
+        MonitorRevision.INITIAL, null,
+        List.of(new StreamState("x", "input", "Int", h.replace('0', 'f'), Value.of(63),
+                Value.of(63), 0, List.of(), List.of()),
+            new StreamState("z", "output", "Int", h.replace('1', 'e'), Value.of(2016),
+                Value.NOVAL, 1, List.of(Value.of(2016)),
+                List.of(new OperatorState("IntArith", List.of(Value.of(2016), Value.TRUE,
+                    Value.of(-33), Value.of(159), Value.of(160), Value.of(-32),
+                    Value.of(Long.MIN_VALUE), Value.of(Long.MAX_VALUE))),
+                    new OperatorState("Lift", List.of()),
+                    new OperatorState("Strict;f=0", List.of(Value.FALSE))))));
+  }
+
+  @Test
+  void version1IsStillReadAndWrittenBackInVersion1() {
+    MonitorSnapshot v1 = inVersion(1, sample());
+    byte[] bytes = v1.toBytes();
+    assertThat(bytes[9]).isEqualTo((byte) 1);
+    MonitorSnapshot back = MonitorSnapshot.fromBytes(bytes);
+    assertThat(back).isEqualTo(v1);
+    assertThat(back.toBytes()).isEqualTo(bytes);
+    // The same content in both versions; version 2 is the smaller.
+    assertThat(inVersion(2, back).streams()).isEqualTo(v1.streams());
+    assertThat(sample().toBytes().length).isLessThan(bytes.length);
+  }
+
+  @Test
+  void version2WritesHashesAndCodesCompactly() {
+    MonitorSnapshot s = typical();
+    byte[] bytes = s.toBytes();
+    assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+    assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+    assertThat(bytes.length).isLessThan(inVersion(1, s).toBytes().length / 2);
+    assertThat(SnapshotCodecV2.KINDS).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void version2RefusesTheLongerOfTwoEncodings() {
+    byte[] ok = typical().toBytes();
+    // The next tick 64 is one varint byte (0x40) right after the 16 bytes of the key: write it
+    // as two bytes (0xC0 0x00), then fix the checksum so only the encoding is wrong.
+    int at = 8 + 2 + 1 + 1 + "counter.dsrv".length() + 16;
+    assertThat(ok[at]).isEqualTo((byte) 0x40);
+    byte[] longer = new byte[ok.length + 1];
+    System.arraycopy(ok, 0, longer, 0, at);
+    longer[at] = (byte) 0xC0;
+    longer[at + 1] = 0;
+    System.arraycopy(ok, at + 1, longer, at + 2, ok.length - at - 1);
+    fixChecksum(longer);
+    assertThatThrownBy(() -> MonitorSnapshot.fromBytes(longer))
+        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset " + at)
+        .hasMessageContaining("shortest form");
+  }
+
+  private static void fixChecksum(byte[] b) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(b, 0, b.length - 4);
+    int v = (int) crc.getValue();
+    for (int i = 0; i < 4; i++) {
+      b[b.length - 4 + i] = (byte) (v >>> (24 - 8 * i));
+    }
+  }
+
+  @Test
+  void version2TruncationAndCorruptionAreSnapshotExceptions() {
+    byte[] bytes = typical().toBytes();
+    for (int len = 0; len < bytes.length; len++) {
+      byte[] prefix = java.util.Arrays.copyOf(bytes, len);
+      Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(prefix));
+      assertThat(t).as("prefix of %d bytes", len).isExactlyInstanceOf(SnapshotException.class);
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      byte[] bad = bytes.clone();
+      bad[i] ^= 0x01;
+      Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(bad));
+      assertThat(t).as("byte %d", i).isExactlyInstanceOf(SnapshotException.class);
+      assertThat(t.getMessage()).contains("offset");
+    }
   }
 
   @Test

@@ -191,16 +191,13 @@ public final class Evaluator {
       c.root = null;
       c.commits.clear();
     }
-    this.ringCells = java.util.Arrays.stream(cells).filter(c -> c.ring != null)
-        .toArray(StreamCell[]::new);
+    this.ringCells = select(cells, c -> c.ring != null);
     // Lambda call sites register their instances' state lazily, so they commit too.
     for (StreamCell c : cells) {
       c.commitsGrow = c.root != null && Compiler.containsCallSite(
           spec.streams().get(c.index).equation().expr());
     }
-    this.committing = java.util.Arrays.stream(cells)
-        .filter(c -> !c.commits.isEmpty() || c.commitsGrow)
-        .toArray(StreamCell[]::new);
+    this.committing = select(cells, c -> !c.commits.isEmpty() || c.commitsGrow);
     boolean[] checked = new boolean[n];
     for (int i = 0; i < n; i++) {
       checked[i] = checkedTypes[i] != null;
@@ -208,6 +205,22 @@ public final class Evaluator {
     this.checkedStreams = checked;
     // Here, on the owner thread, once every root (and so every dynamic node) is built.
     this.repairable = hasDynamic ? computeRepairable() : null;
+  }
+
+  /**
+   * The cells that {@code keep} accepts, in order (a loop, not a stream pipeline: building an
+   * evaluator is on the path of every restore).
+   */
+  private static StreamCell[] select(StreamCell[] from,
+      java.util.function.Predicate<StreamCell> keep) {
+    int n = 0;
+    StreamCell[] out = new StreamCell[from.length];
+    for (StreamCell c : from) {
+      if (keep.test(c)) {
+        out[n++] = c;
+      }
+    }
+    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */
@@ -338,6 +351,24 @@ public final class Evaluator {
   /** One cell per stream, in declaration order. */
   public StreamCell[] cells() {
     return cells;
+  }
+
+  /** The streams' own history rings (by identity), built on first use (snapshots). */
+  private java.util.Set<HistoryRing> cellRings;
+
+  /** The streams' own history rings, by identity (a snapshot saves them with their cell). */
+  java.util.Set<HistoryRing> cellRings() {
+    if (cellRings == null) {
+      java.util.Set<HistoryRing> rings = java.util.Collections.newSetFromMap(
+          new java.util.IdentityHashMap<>());
+      for (StreamCell c : cells) {
+        if (c.ring != null) {
+          rings.add(c.ring);
+        }
+      }
+      cellRings = rings;
+    }
+    return cellRings;
   }
 
   /** The computed streams in evaluation order. */

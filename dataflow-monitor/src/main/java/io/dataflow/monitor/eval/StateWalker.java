@@ -54,8 +54,8 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final Set<HistoryRing> cellRings = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>(8));
+  private final Set<HistoryRing> cellRings;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
   /** Per stream name, the lambdas of its equation in source order (what closures name). */
@@ -66,11 +66,7 @@ public final class StateWalker {
   private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load) {
     this.evaluator = evaluator;
     this.stream = stream;
-    for (StreamCell c : evaluator.cells) {
-      if (c.ring != null) {
-        cellRings.add(c.ring);
-      }
-    }
+    this.cellRings = evaluator.cellRings();
     this.saved = load == null ? new ArrayList<>() : null;
     this.loading = load == null ? null : load.iterator();
     this.lambdas = lambdas(evaluator);
@@ -80,7 +76,7 @@ public final class StateWalker {
   public static List<OperatorState> save(Evaluator evaluator, StreamCell cell) {
     StateWalker w = new StateWalker(evaluator, cell.name, null);
     w.visit(cell.root);
-    return List.copyOf(w.saved);
+    return w.saved; // copied by the StreamState that holds it
   }
 
   /**
@@ -132,7 +128,7 @@ public final class StateWalker {
     int depth = cell.ring == null ? 0 : cell.ring.depth();
     List<Value> history = cell.ring == null ? List.of() : history(cell.ring, cell.name);
     if (cell.root != null) {
-      ops.addAll(save(evaluator, cell));
+      ops = ops.isEmpty() ? save(evaluator, cell) : concat(ops, save(evaluator, cell));
     }
     return new StreamState(cell.name, role, declaredType, fingerprint, current, last, depth,
         history, ops);
@@ -191,6 +187,11 @@ public final class StateWalker {
     return moved;
   }
 
+  private static List<OperatorState> concat(List<OperatorState> a, List<OperatorState> b) {
+    a.addAll(b);
+    return a;
+  }
+
   /** The value of a slot as a snapshot value; a function is an error (cells, histories). */
   public static Value plainValue(Slot s, String stream) {
     if (s.tag == Kind.FUNCTION) {
@@ -225,7 +226,8 @@ public final class StateWalker {
       }
       return;
     }
-    if (!o.getClass().getPackageName().equals(PACKAGE) || skipped(o)) {
+    Plan plan = PLANS.get(o.getClass());
+    if (plan.ignored) {
       return;
     }
     if (o instanceof Functions.CallSite site) {
@@ -235,8 +237,10 @@ public final class StateWalker {
     if (o instanceof DynamicNode d) {
       body(d); // its active body first (see body)
     }
-    fields(o);
-    for (Field f : children(o.getClass())) {
+    if (plan.ownSlot || plan.state.length > 0) {
+      fields(o, plan);
+    }
+    for (Field f : plan.children) {
       visit(get(f, o));
     }
     if (o instanceof DynamicNode d && loading != null) {
@@ -246,45 +250,64 @@ public final class StateWalker {
 
   /** Objects of this package that hold no state of the stream (shared, or configuration). */
   static boolean skipped(Object o) {
-    return o instanceof Evaluator || o instanceof DynamicBodies || o instanceof NodeBuilder
-        || o instanceof NodeBuilder.Locals || o instanceof TypeCheck.Compiled
-        || o instanceof DynamicBodies.Template || o instanceof Functions.Closure;
+    for (Class<?> k : SKIPPED) {
+      if (k.isInstance(o)) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  private void fields(Object o) {
-    List<Field> state = stateFields(o.getClass());
-    boolean ownSlot = o instanceof Slot;
-    if (!ownSlot && state.isEmpty()) {
-      return;
-    }
-    String kind = kindOf(o);
+  private void fields(Object o, Plan plan) {
+    Field[] state = plan.state;
+    boolean ownSlot = plan.ownSlot;
+    String kind = plan.kind;
     if (saved != null) {
-      List<Value> values = new ArrayList<>();
-      List<Integer> functions = new ArrayList<>();
+      Value[] values = new Value[plan.size(o)];
+      int n = 0;
+      List<Integer> functions = null;
       if (ownSlot) {
-        addSlot((Slot) o, values, functions);
+        Slot s = (Slot) o;
+        if (s.tag == Kind.FUNCTION) {
+          functions = addFunction(functions, n);
+        }
+        values[n++] = slotValue(s);
       }
-      for (Field f : state) {
-        Object v = get(f, o);
-        if (v instanceof Slot s) {
-          addSlot(s, values, functions);
-        } else if (v instanceof Slot[] slots) {
-          values.add(Value.of(slots.length));
-          for (Slot s : slots) {
-            addSlot(s, values, functions);
+      for (int i = 0; i < state.length; i++) {
+        Field f = state[i];
+        try {
+          switch (plan.types[i]) {
+            case Plan.SLOT -> {
+              Slot s = (Slot) f.get(o);
+              if (s.tag == Kind.FUNCTION) {
+                functions = addFunction(functions, n);
+              }
+              values[n++] = slotValue(s);
+            }
+            case Plan.SLOTS -> {
+              Slot[] slots = (Slot[]) f.get(o);
+              values[n++] = Value.of(slots.length);
+              for (Slot s : slots) {
+                if (s.tag == Kind.FUNCTION) {
+                  functions = addFunction(functions, n);
+                }
+                values[n++] = slotValue(s);
+              }
+            }
+            case Plan.BOOLEAN -> values[n++] = Value.of(f.getBoolean(o));
+            case Plan.DOUBLE -> values[n++] = Value.of(Double.doubleToRawLongBits(
+                f.getDouble(o)));
+            case Plan.FLOAT -> values[n++] = Value.of((long) java.lang.Float.floatToRawIntBits(
+                f.getFloat(o)));
+            default -> values[n++] = Value.of(f.getLong(o));
           }
-        } else if (v instanceof Boolean b) {
-          values.add(Value.of(b));
-        } else if (v instanceof Double d) {
-          values.add(Value.of(Double.doubleToRawLongBits(d)));
-        } else if (v instanceof java.lang.Float d) {
-          values.add(Value.of((long) java.lang.Float.floatToRawIntBits(d)));
-        } else {
-          values.add(Value.of(((Number) v).longValue()));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
         }
       }
-      saved.add(new OperatorState(functions.isEmpty() ? kind : kind + ";f="
-          + String.join(",", functions.stream().map(String::valueOf).toList()), values));
+      saved.add(new OperatorState(functions == null ? kind : kind + ";f="
+          + String.join(",", functions.stream().map(String::valueOf).toList()),
+          List.of(values))); // immutable: the record keeps it without another copy
       return;
     }
     OperatorState op = next(kind);
@@ -295,11 +318,13 @@ public final class StateWalker {
       if (ownSlot) {
         loadSlot((Slot) o, values, at, functions);
       }
-      for (Field f : state) {
-        Object v = get(f, o);
-        if (v instanceof Slot s) {
-          loadSlot(s, values, at, functions);
-        } else if (v instanceof Slot[] slots) {
+      for (int i = 0; i < state.length; i++) {
+        Field f = state[i];
+        byte type = plan.types[i];
+        if (type == Plan.SLOT) {
+          loadSlot((Slot) f.get(o), values, at, functions);
+        } else if (type == Plan.SLOTS) {
+          Slot[] slots = (Slot[]) f.get(o);
           long n = values.next().asLong();
           at[0]++;
           if (n != slots.length) {
@@ -341,6 +366,17 @@ public final class StateWalker {
     if (values.hasNext()) {
       throw mismatch(kind + " has more values than it needs");
     }
+  }
+
+  private static List<Integer> addFunction(List<Integer> functions, int position) {
+    List<Integer> out = functions == null ? new ArrayList<>() : functions;
+    out.add(position);
+    return out;
+  }
+
+  /** A slot's value; a function becomes its closure's description (see closure). */
+  private Value slotValue(Slot s) {
+    return s.tag == Kind.FUNCTION ? closure((Functions.Closure) s.ref) : s.toValue();
   }
 
   private void addSlot(Slot s, List<Value> values, List<Integer> functions) {
@@ -678,13 +714,80 @@ public final class StateWalker {
         + "' does not fit its operators: " + reason);
   }
 
-  private static String kindOf(Object o) {
-    Class<?> c = o.getClass();
+  private static String kindOf(Class<?> c) {
     if (c.isHidden() || c.isSynthetic()) {
       return "Lambda";
     }
     return c.getSimpleName();
   }
+
+  /** What the walk needs of a class, derived once from its fields (see fieldsOf). */
+  private static final ClassValue<Plan> PLANS = new ClassValue<>() {
+    @Override
+    protected Plan computeValue(Class<?> type) {
+      return new Plan(type);
+    }
+  };
+
+  /** The walk's view of one class: its kind, state fields by type, and children. */
+  static final class Plan {
+    static final byte SLOT = 0;
+    static final byte SLOTS = 1;
+    static final byte BOOLEAN = 2;
+    static final byte DOUBLE = 3;
+    static final byte FLOAT = 4;
+    static final byte INTEGRAL = 5;
+
+    /** Not of this package, or shared/configuration objects (see skipped): not visited. */
+    final boolean ignored;
+    final boolean ownSlot;
+    final String kind;
+    final Field[] state;
+    final byte[] types;
+    final Field[] children;
+    /** How many values the state has apart from Slot[] contents. */
+    final int fixedSize;
+
+    Plan(Class<?> c) {
+      ignored = !c.getPackageName().equals(PACKAGE)
+          || SKIPPED.stream().anyMatch(k -> k.isAssignableFrom(c));
+      ownSlot = Slot.class.isAssignableFrom(c);
+      kind = kindOf(c);
+      if (ignored) {
+        state = new Field[0];
+        children = new Field[0];
+        types = new byte[0];
+        fixedSize = 0;
+        return;
+      }
+      state = stateFields(c).toArray(new Field[0]);
+      children = children(c).toArray(new Field[0]);
+      types = new byte[state.length];
+      for (int i = 0; i < state.length; i++) {
+        Class<?> t = state[i].getType();
+        types[i] = t == Slot[].class ? SLOTS : !t.isPrimitive() ? SLOT
+            : t == boolean.class ? BOOLEAN : t == double.class ? DOUBLE
+            : t == float.class ? FLOAT : INTEGRAL;
+      }
+      fixedSize = (ownSlot ? 1 : 0) + state.length;
+    }
+
+    /** The number of values {@code o}'s state has. */
+    int size(Object o) {
+      int n = fixedSize;
+      for (int i = 0; i < state.length; i++) {
+        if (types[i] == SLOTS) {
+          n += ((Slot[]) get(state[i], o)).length;
+        }
+      }
+      return n;
+    }
+  }
+
+  /** The classes of {@link #skipped}. */
+  private static final List<Class<?>> SKIPPED = List.of(Evaluator.class, DynamicBodies.class,
+      NodeBuilder.class, NodeBuilder.Locals.class, TypeCheck.Compiled.class,
+      DynamicBodies.Template.class, Functions.Closure.class);
 
   static Object get(Field f, Object o) {
     try {
