@@ -5,6 +5,7 @@ import io.dataflow.core.DataflowRuntime;
 import io.dataflow.core.ExitReport;
 import io.dataflow.core.Tick;
 import io.dataflow.core.TickBatch;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.io.Sinks;
 import io.dataflow.reconfig.ReconfigurableDataflowRuntimeBuilder;
@@ -38,7 +39,8 @@ import org.openjdk.jmh.annotations.Threads;
  *       on a full queue it backs off on the runtime's clock and offers again;
  *   <li>{@code offerFour}: the same from four producers at once (ticks per second in all);
  *   <li>{@code submitBatch}: one producer submitting batches of {@value #BATCH} ticks
- *       ({@link DataflowRuntime#submit(TickBatch, Duration)}, which waits on the clock for room).
+ *       ({@link DataflowRuntime#submit(TickBatch, Duration)}, which waits on the clock for room);
+ *   <li>{@code submitColumns}: the same ticks in columnar batches ({@link TickBatch#ofColumns}).
  * </ul>
  *
  * <p>The destination ({@code sink}): {@code view} is {@link Sinks#viewCallback}, which reads the
@@ -74,6 +76,7 @@ public class HandoffBench {
   public static class Producer {
     private Tick[] ticks;
     private TickBatch[] batches;
+    private TickBatch[] columnBatches;
     private int next;
     private long offered; // this producer's thread; read after the trial
     private long expected; // the sum of x + y over the ticks offered
@@ -94,6 +97,20 @@ public class HandoffBench {
         }
         batches[b] = TickBatch.of(batch);
       }
+      // The same ticks in columns: what a reader or a producer that fills columns hands over.
+      columnBatches = new TickBatch[batches.length];
+      int width = w.shape.size();
+      for (int b = 0; b < batches.length; b++) {
+        TickColumns c = new TickColumns(width, BATCH);
+        for (int k = 0; k < BATCH; k++) {
+          Tick t = ticks[b * BATCH + k];
+          for (int s = 0; s < width; s++) {
+            c.set(s, k, t.value(s));
+          }
+        }
+        c.setSize(BATCH);
+        columnBatches[b] = TickBatch.ofColumns(w.shape, c);
+      }
       bench.producers.add(this);
     }
 
@@ -105,14 +122,14 @@ public class HandoffBench {
       return ticks[i];
     }
 
-    TickBatch nextBatch() {
+    TickBatch nextBatch(boolean columnar) {
       int i = next;
       next = (i + BATCH) & Inputs.MASK;
       offered += BATCH;
       for (int k = i; k < i + BATCH; k++) {
         expected += Inputs.X[k] + Inputs.Y[k];
       }
-      return batches[i / BATCH];
+      return columnar ? columnBatches[i / BATCH] : batches[i / BATCH];
     }
   }
 
@@ -164,7 +181,18 @@ public class HandoffBench {
   @Threads(1)
   @OperationsPerInvocation(BATCH)
   public void submitBatch(Producer p) {
-    runtime.submit(p.nextBatch(), TIMEOUT);
+    runtime.submit(p.nextBatch(false), TIMEOUT);
+  }
+
+  /**
+   * One producer, columnar batches of {@value #BATCH} (the same ticks in
+   * {@link TickBatch#ofColumns}), which the runtime evaluates through the monitor's batch path.
+   */
+  @Benchmark
+  @Threads(1)
+  @OperationsPerInvocation(BATCH)
+  public void submitColumns(Producer p) {
+    runtime.submit(p.nextBatch(true), TIMEOUT);
   }
 
   private void offer(Tick t) {

@@ -618,7 +618,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       if (item instanceof Ingress.Single one) {
         take(one.source(), one.tick(), counterOf(one.source()), now);
         engine.endOfDelivery();
-      } else if (item instanceof Ingress.Data d && takeColumns(d, now)) {
+      } else if (item instanceof Ingress.Data d && takeBatch(d, now)) {
         engine.endOfDelivery();
       } else if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
@@ -662,15 +662,17 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   }
 
   /**
-   * Evaluates a columnar batch through the monitor's batch path when nothing stands between its
-   * source and the engine (no input window, no stream ownership to enforce), in chunks that end
-   * where a checkpoint is due; false when the batch must go tick by tick.
+   * Evaluates a whole batch when nothing stands between its source and the engine (no input
+   * window, no stream ownership to enforce): a columnar batch through the monitor's batch path,
+   * a batch of {@link Tick} objects straight into the engine, counted once per chunk instead of
+   * per tick. Chunks end where a checkpoint is due; false when the batch must go tick by tick.
    */
-  private boolean takeColumns(Ingress.Data d, long now) throws IOException {
+  private boolean takeBatch(Ingress.Data d, long now) throws IOException {
     TickBatch b = d.batch();
-    if (b.columns() == null || !window.passesThrough() || !input.admitsAll(d.source())) {
+    if (!window.passesThrough() || !input.admitsAll(d.source())) {
       return false;
     }
+    List<Tick> ticks = b.columns() == null ? b.ticks() : null;
     long[] taken = counterOf(d.source());
     int n = b.size();
     for (int done = 0; done < n; ) { // as tick by tick: a failed checkpoint ends no batch
@@ -681,9 +683,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       }
       long before = engine.ticksIn();
       try {
-        engine.process(b.columnShape(), b.columns(), done, done + chunk);
-      } catch (MonitorException e) {
-        long evaluated = Math.max(0, engine.ticksIn() - before - 1); // as tick by tick
+        if (ticks == null) {
+          engine.process(b.columnShape(), b.columns(), done, done + chunk);
+        } else {
+          for (int i = done, end = done + chunk; i < end; i++) {
+            engine.process(ticks.get(i)); // what window.accept(input.admit(...)) does here
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // As tick by tick: the failed tick was handed to the monitor but is not counted.
+        long evaluated = Math.max(0, engine.ticksIn() - before - 1);
         taken[0] += evaluated;
         ticksTaken += evaluated;
         throw e;
