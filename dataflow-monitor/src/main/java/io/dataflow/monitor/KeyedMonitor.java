@@ -11,7 +11,6 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,6 +45,16 @@ import java.util.function.BiConsumer;
  * A key restored from a snapshot whose derived state differs from the interpreter's (a snapshot
  * of generated code, say) keeps a longer vector that holds that state as well.
  *
+ * <h2>Order of keys</h2>
+ * Whatever goes over all keys ({@link #keys}, {@link #snapshots}, {@link #writeState},
+ * {@link #reconfigure}, whose report is the first healthy key's, and {@link #expireIdle}) takes
+ * them in <em>first-arrival order</em>: the order in which their state was created, by a first
+ * tick, a {@link #restore} or a {@link #readState} of a key without state. A key keeps its place
+ * while it has state (a failure, a restore, a reconfiguration keep it); a key forgotten
+ * ({@link #remove}, idle expiry) and seen again comes last. {@link #readState} adds new keys in
+ * the order written, so a checkpoint and its restore keep the order. The order does not depend
+ * on the keys' hash codes.
+ *
  * <p>Thread-safety: owner thread only, like a monitor.
  */
 public final class KeyedMonitor {
@@ -54,9 +63,9 @@ public final class KeyedMonitor {
   /**
    * Each key's state: a {@code long[]} vector (compact, no reference values), a {@link Boxed}
    * vector with its references, or a {@link Full} monitor. A vector's last-tick clock reading
-   * is its {@link KeyedLayout#LAST_SEEN} element.
+   * is its {@link KeyedLayout#LAST_SEEN} element. Iterated in first-arrival order.
    */
-  private final Map<Object, Object> keys = new HashMap<>();
+  private final KeyTable keys = new KeyTable();
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
@@ -262,7 +271,7 @@ public final class KeyedMonitor {
 
   /** True when {@code key} has state. */
   public boolean contains(Object key) {
-    return keys.containsKey(key);
+    return keys.slotOf(key) >= 0;
   }
 
   /** Forgets {@code key}'s state; its next tick starts fresh. */
@@ -276,19 +285,26 @@ public final class KeyedMonitor {
    * @return how many keys were forgotten
    */
   public int expireIdle(long idleSinceNanos) {
-    int n = 0;
-    for (Iterator<Object> it = keys.values().iterator(); it.hasNext(); ) {
-      if (lastSeen(it.next()) - idleSinceNanos < 0) {
-        it.remove();
-        n++;
+    List<Object> idle = new ArrayList<>();
+    for (int slot : keys.ordered()) {
+      if (lastSeen(keys.stateAt(slot)) - idleSinceNanos < 0) {
+        idle.add(keys.keyAt(slot));
       }
     }
-    return n;
+    for (Object key : idle) {
+      keys.remove(key); // shifts other keys' slots: removed by key, after the scan
+    }
+    return idle.size();
   }
 
-  /** The keys with state, in no particular order (a copy). */
+  /** The keys with state, in first-arrival order (see "Order of keys"; a copy). */
   public List<Object> keys() {
-    return new ArrayList<>(keys.keySet());
+    int[] slots = keys.ordered();
+    List<Object> out = new ArrayList<>(slots.length);
+    for (int slot : slots) {
+      out.add(keys.keyAt(slot));
+    }
+    return out;
   }
 
   /**
@@ -315,9 +331,14 @@ public final class KeyedMonitor {
     return working.snapshot();
   }
 
-  /** Calls {@code action} with every key and its snapshot. */
+  /**
+   * Calls {@code action} with every key and its snapshot, in first-arrival order (see "Order of
+   * keys"). The action must not change this keyed monitor.
+   */
   public void snapshots(BiConsumer<Object, MonitorSnapshot> action) {
-    keys.forEach((k, s) -> action.accept(k, snapshotOf(s)));
+    for (int slot : keys.ordered()) {
+      action.accept(keys.keyAt(slot), snapshotOf(keys.stateAt(slot)));
+    }
   }
 
   /**
@@ -375,7 +396,8 @@ public final class KeyedMonitor {
    * only rewrite each compact key's revision; a transfer goes through a monitor per key, one key
    * at a time.
    *
-   * @return what moved (the same for every key); the report of a cold start when there is no
+   * @return what moved (the same for every key: the first healthy key's report in
+   *     first-arrival order, see "Order of keys"); the report of a cold start when there is no
    *     key
    */
   public ContextTransferReport reconfigure(DataflowProgram target, TransferMapping mapping) {
@@ -388,8 +410,8 @@ public final class KeyedMonitor {
         && layout != null && sourceLayout.sameShape(layout)
         && source.name().equals(target.name()) && names(source).equals(names(target));
     ContextTransferReport report = null;
-    for (Map.Entry<Object, Object> e : keys.entrySet()) {
-      Object s = e.getValue();
+    for (int slot : keys.ordered()) {
+      Object s = keys.stateAt(slot);
       if (!(s instanceof Full) && layout != null && (mapping == null || retainInPlace)) {
         long[] v = vector(s);
         int next = intern(revisions.get(sourceLayout.revisionOf(v)).nextRoot());
@@ -398,7 +420,7 @@ public final class KeyedMonitor {
           cold[KeyedLayout.LAST_SEEN] = v[KeyedLayout.LAST_SEEN];
           cold[KeyedLayout.TICK] = v[KeyedLayout.TICK];
           layout.revisionOf(cold, next);
-          e.setValue(freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
+          keys.setState(slot, freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
         } else {
           layout.revisionOf(v, next);
           if (report == null) {
@@ -416,7 +438,7 @@ public final class KeyedMonitor {
       } else {
         t = DataflowMonitor.transfer(m, target, mapping, options);
       }
-      e.setValue(adopt(t.monitor(), lastSeen(s), target, layout));
+      keys.setState(slot, adopt(t.monitor(), lastSeen(s), target, layout));
       if (report == null && m.failure() == null) {
         report = t.report(); // every healthy key moves the same way
       }
@@ -447,8 +469,9 @@ public final class KeyedMonitor {
 
   /**
    * Writes every key's state, for a checkpoint of many keys: a compact key as its state vector
-   * (a copy of a few longs, no snapshot), any other key as its snapshot (docs/snapshots.md).
-   * {@link #readState} of a keyed monitor of the same program reads it back exactly. Keys must
+   * (a copy of a few longs, no snapshot), any other key as its snapshot (docs/snapshots.md), in
+   * first-arrival order. {@link #readState} of a keyed monitor of the same program reads it back
+   * exactly, order included. Keys must
    * be {@code String}s, {@code Long}s or {@code Integer}s.
    *
    * @throws IllegalArgumentException for a key of another type
@@ -464,10 +487,11 @@ public final class KeyedMonitor {
       out.writeLong(r.root());
       out.writeLong(r.properties());
     }
-    out.writeInt(keys.size());
-    for (Map.Entry<Object, Object> e : keys.entrySet()) {
-      writeKey(out, e.getKey());
-      Object s = e.getValue();
+    int[] slots = keys.ordered();
+    out.writeInt(slots.length);
+    for (int slot : slots) {
+      writeKey(out, keys.keyAt(slot));
+      Object s = keys.stateAt(slot);
       if (s instanceof long[] v) {
         out.writeByte(0);
         out.writeInt(v.length);
@@ -483,7 +507,7 @@ public final class KeyedMonitor {
 
   /**
    * Adds the keys of a {@link #writeState} to this keyed monitor (replacing keys of the same
-   * name), each as if its last tick was at {@code nowNanos} (for idle expiry). Vectors are read
+   * name, which keep their place; new keys arrive in the order written), each as if its last tick was at {@code nowNanos} (for idle expiry). Vectors are read
    * only by a keyed monitor of the program that wrote them (the same definition key and
    * layout); snapshots follow the rules of {@link #restore}.
    *

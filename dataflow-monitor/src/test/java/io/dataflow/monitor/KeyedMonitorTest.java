@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
+import java.util.LinkedHashMap;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,7 +125,8 @@ class KeyedMonitorTest {
     final long seed;
     final String text;
     KeyedMonitor keyed;
-    final Map<Object, DataflowMonitor> lone = new HashMap<>();
+    /** In first-arrival order, the order the keyed monitor defines (see its Javadoc). */
+    final Map<Object, DataflowMonitor> lone = new LinkedHashMap<>();
     final Map<Object, Long> lastSeen = new HashMap<>();
     DataflowProgram program;
 
@@ -171,9 +172,13 @@ class KeyedMonitorTest {
     }
 
     void checkState() {
-      assertThat(new TreeSet<>(keyed.keys().stream().map(Object::toString).toList()))
-          .as(why()).isEqualTo(new TreeSet<>(lone.keySet().stream().map(Object::toString)
-              .toList()));
+      assertThat(keyed.keys()).as(why()).containsExactlyElementsOf(lone.keySet());
+      List<Object> snapshotted = new ArrayList<>();
+      keyed.snapshots((k, s) -> {
+        snapshotted.add(k);
+        assertThat(s).as("%s\nkey %s", why(), k).isEqualTo(lone.get(k).snapshot());
+      });
+      assertThat(snapshotted).as(why()).containsExactlyElementsOf(lone.keySet());
       for (Map.Entry<Object, DataflowMonitor> e : lone.entrySet()) {
         DataflowMonitor m = e.getValue();
         assertThat(keyed.nextTick(e.getKey())).as(why()).isEqualTo(m.nextTick());
