@@ -507,9 +507,10 @@ public final class KeyedMonitor {
 
   /**
    * Adds the keys of a {@link #writeState} to this keyed monitor (replacing keys of the same
-   * name, which keep their place; new keys arrive in the order written), each as if its last tick was at {@code nowNanos} (for idle expiry). Vectors are read
-   * only by a keyed monitor of the program that wrote them (the same definition key and
-   * layout); snapshots follow the rules of {@link #restore}.
+   * name, which keep their place; new keys arrive in the order written), each as if its last
+   * tick was at {@code nowNanos} (for idle expiry). Vectors are read only by a keyed monitor of
+   * the program that wrote them (the same definition key and layout); snapshots follow the
+   * rules of {@link #restore}.
    *
    * @throws io.dataflow.core.snapshot.SnapshotException when the state is damaged, of another
    *     format, or holds vectors of another program; keys read before the problem stay
