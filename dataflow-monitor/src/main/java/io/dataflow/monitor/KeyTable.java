@@ -6,7 +6,7 @@ import java.util.Arrays;
  * {@link KeyedMonitor}'s keys and their states: an open-addressing hash table (linear probing,
  * backward-shift deletion) whose key and state reference share one array, so a lookup reads one
  * cache line of the table instead of a {@code HashMap}'s table slot and node. Keys are compared
- * with {@code equals} (identity first). Iteration is in first-arrival order (see
+ * with {@code equals} (the same object first, see {@link #slotOf}). Iteration is in first-arrival order (see
  * {@link #ordered}), independent of the hashes.
  *
  * <p>Owner thread only; null keys and states are not allowed.
@@ -49,16 +49,30 @@ final class KeyTable {
     return (key.hashCode() * 0x9E3779B9) >>> shift;
   }
 
-  /** The slot holding {@code key}, or -1. */
+  /**
+   * The slot holding {@code key}, or -1. The probe run is scanned for the same object first:
+   * a source that reuses its key objects then reads no other key (each {@code equals} of a key
+   * not in the cache is a miss, and the table keeps no hashes to rule keys out).
+   */
   int slotOf(Object key) {
     Object[] t = table;
     int mask = arrival.length - 1;
-    for (int i = home(key); ; i = (i + 1) & mask) {
+    int start = home(key);
+    for (int i = start; ; i = (i + 1) & mask) {
+      Object k = t[2 * i];
+      if (k == key) {
+        return i;
+      }
+      if (k == null) {
+        break;
+      }
+    }
+    for (int i = start; ; i = (i + 1) & mask) {
       Object k = t[2 * i];
       if (k == null) {
         return -1;
       }
-      if (k == key || key.equals(k)) {
+      if (key.equals(k)) {
         return i;
       }
     }
@@ -66,17 +80,8 @@ final class KeyTable {
 
   /** {@code key}'s state, or null. */
   Object get(Object key) {
-    Object[] t = table;
-    int mask = arrival.length - 1;
-    for (int i = home(key); ; i = (i + 1) & mask) {
-      Object k = t[2 * i];
-      if (k == null) {
-        return null;
-      }
-      if (k == key || key.equals(k)) {
-        return t[2 * i + 1];
-      }
-    }
+    int slot = slotOf(key);
+    return slot < 0 ? null : table[2 * slot + 1];
   }
 
   /**
@@ -89,23 +94,16 @@ final class KeyTable {
     if (state == null) {
       throw new NullPointerException("state");
     }
-    int mask = arrival.length - 1;
-    int i = home(key);
-    for (; ; i = (i + 1) & mask) {
-      Object k = table[2 * i];
-      if (k == null) {
-        break;
-      }
-      if (k == key || key.equals(k)) {
-        Object old = table[2 * i + 1];
-        table[2 * i + 1] = state;
-        return old;
-      }
+    int slot = slotOf(key);
+    if (slot >= 0) {
+      Object old = table[2 * slot + 1];
+      table[2 * slot + 1] = state;
+      return old;
     }
     if (size >= growAt) {
       grow();
-      i = freeSlot(key);
     }
+    int i = freeSlot(key);
     if (nextArrival == Integer.MAX_VALUE) {
       renumber();
     }
