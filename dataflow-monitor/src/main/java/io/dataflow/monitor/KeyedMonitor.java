@@ -11,6 +11,8 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -63,9 +65,10 @@ public final class KeyedMonitor {
   /**
    * Each key's state: a {@code long[]} vector (compact, no reference values), a {@link Boxed}
    * vector with its references, or a {@link Full} monitor. A vector's last-tick clock reading
-   * is its {@link KeyedLayout#LAST_SEEN} element. Iterated in first-arrival order.
+   * is its {@link KeyedLayout#LAST_SEEN} element. In first-arrival order (insertion order: a
+   * {@code put} of a known key keeps its place).
    */
-  private final KeyTable keys = new KeyTable();
+  private final Map<Object, Object> keys = new LinkedHashMap<>();
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
@@ -271,7 +274,7 @@ public final class KeyedMonitor {
 
   /** True when {@code key} has state. */
   public boolean contains(Object key) {
-    return keys.slotOf(key) >= 0;
+    return keys.containsKey(key);
   }
 
   /** Forgets {@code key}'s state; its next tick starts fresh. */
@@ -285,26 +288,19 @@ public final class KeyedMonitor {
    * @return how many keys were forgotten
    */
   public int expireIdle(long idleSinceNanos) {
-    List<Object> idle = new ArrayList<>();
-    for (int slot : keys.ordered()) {
-      if (lastSeen(keys.stateAt(slot)) - idleSinceNanos < 0) {
-        idle.add(keys.keyAt(slot));
+    int n = 0;
+    for (Iterator<Object> it = keys.values().iterator(); it.hasNext(); ) {
+      if (lastSeen(it.next()) - idleSinceNanos < 0) {
+        it.remove();
+        n++;
       }
     }
-    for (Object key : idle) {
-      keys.remove(key); // shifts other keys' slots: removed by key, after the scan
-    }
-    return idle.size();
+    return n;
   }
 
   /** The keys with state, in first-arrival order (see "Order of keys"; a copy). */
   public List<Object> keys() {
-    int[] slots = keys.ordered();
-    List<Object> out = new ArrayList<>(slots.length);
-    for (int slot : slots) {
-      out.add(keys.keyAt(slot));
-    }
-    return out;
+    return new ArrayList<>(keys.keySet());
   }
 
   /**
@@ -336,9 +332,7 @@ public final class KeyedMonitor {
    * keys"). The action must not change this keyed monitor.
    */
   public void snapshots(BiConsumer<Object, MonitorSnapshot> action) {
-    for (int slot : keys.ordered()) {
-      action.accept(keys.keyAt(slot), snapshotOf(keys.stateAt(slot)));
-    }
+    keys.forEach((k, s) -> action.accept(k, snapshotOf(s)));
   }
 
   /**
@@ -410,8 +404,8 @@ public final class KeyedMonitor {
         && layout != null && sourceLayout.sameShape(layout)
         && source.name().equals(target.name()) && names(source).equals(names(target));
     ContextTransferReport report = null;
-    for (int slot : keys.ordered()) {
-      Object s = keys.stateAt(slot);
+    for (Map.Entry<Object, Object> e : keys.entrySet()) {
+      Object s = e.getValue();
       if (!(s instanceof Full) && layout != null && (mapping == null || retainInPlace)) {
         long[] v = vector(s);
         int next = intern(revisions.get(sourceLayout.revisionOf(v)).nextRoot());
@@ -420,7 +414,7 @@ public final class KeyedMonitor {
           cold[KeyedLayout.LAST_SEEN] = v[KeyedLayout.LAST_SEEN];
           cold[KeyedLayout.TICK] = v[KeyedLayout.TICK];
           layout.revisionOf(cold, next);
-          keys.setState(slot, freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
+          e.setValue(freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
         } else {
           layout.revisionOf(v, next);
           if (report == null) {
@@ -438,7 +432,7 @@ public final class KeyedMonitor {
       } else {
         t = DataflowMonitor.transfer(m, target, mapping, options);
       }
-      keys.setState(slot, adopt(t.monitor(), lastSeen(s), target, layout));
+      e.setValue(adopt(t.monitor(), lastSeen(s), target, layout));
       if (report == null && m.failure() == null) {
         report = t.report(); // every healthy key moves the same way
       }
@@ -487,11 +481,10 @@ public final class KeyedMonitor {
       out.writeLong(r.root());
       out.writeLong(r.properties());
     }
-    int[] slots = keys.ordered();
-    out.writeInt(slots.length);
-    for (int slot : slots) {
-      writeKey(out, keys.keyAt(slot));
-      Object s = keys.stateAt(slot);
+    out.writeInt(keys.size());
+    for (Map.Entry<Object, Object> e : keys.entrySet()) {
+      writeKey(out, e.getKey());
+      Object s = e.getValue();
       if (s instanceof long[] v) {
         out.writeByte(0);
         out.writeInt(v.length);
