@@ -44,7 +44,8 @@ public class KeyedMonitorBench {
     for (int i = 0; i < keys; i++) {
       boxed[i] = (long) i;
     }
-    order = new Long[1 << 16];
+    // long enough to visit every key (1 << 16 up to 16k keys, as before)
+    order = new Long[Math.max(1 << 16, Integer.highestOneBit(keys) << 3)];
     java.util.SplittableRandom r = new java.util.SplittableRandom(16);
     for (int i = 0; i < order.length; i++) {
       order[i] = boxed[r.nextInt(keys)];

@@ -7,8 +7,9 @@ import java.lang.management.ManagementFactory;
  * the CPU time of the whole process (every thread, GC included): on a machine shared with
  * other work the CPU time per record is the steadier measure of what a record costs, the wall
  * time what the machine gave. Usage: {@code KeyedPipelineCpu counter|groupsum [runs]} (the
- * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S}); {@code monitor}
- * runs {@link KeyedMonitorBench}'s loop on one thread and reports its thread's CPU time.
+ * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S});
+ * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
+ * (default 1000) on one thread and reports its thread's CPU time.
  */
 public final class KeyedPipelineCpu {
   private KeyedPipelineCpu() {}
@@ -18,7 +19,7 @@ public final class KeyedPipelineCpu {
     String which = args.length > 0 ? args[0] : "groupsum";
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     if (which.equals("monitor")) {
-      monitor(runs);
+      monitor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
       return;
     }
     KeyedPipelineBench bench = new KeyedPipelineBench();
@@ -54,9 +55,9 @@ public final class KeyedPipelineCpu {
   }
 
   /** {@link KeyedMonitorBench}'s loop: thread CPU time per event, 20 M events per run. */
-  private static void monitor(int runs) {
+  private static void monitor(int runs, int keys) {
     KeyedMonitorBench b = new KeyedMonitorBench();
-    b.keys = 1000;
+    b.keys = keys;
     b.setup();
     java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     int n = 20_000_000;
@@ -69,8 +70,8 @@ public final class KeyedPipelineCpu {
       }
       long wall = System.nanoTime() - t0;
       long cpu = threads.getCurrentThreadCpuTime() - cpu0;
-      System.out.printf("monitor groupsum run %d: %.1f ns/event wall, %.1f ns/event CPU,"
-          + " load %.2f%n", r, wall / (double) n, cpu / (double) n,
+      System.out.printf("monitor groupsum (%d keys) run %d: %.1f ns/event wall, %.1f ns/event"
+          + " CPU, load %.2f%n", keys, r, wall / (double) n, cpu / (double) n,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
     if (sink == 42) {

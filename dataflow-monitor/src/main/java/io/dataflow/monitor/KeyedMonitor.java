@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,6 +47,16 @@ import java.util.function.BiConsumer;
  * A key restored from a snapshot whose derived state differs from the interpreter's (a snapshot
  * of generated code, say) keeps a longer vector that holds that state as well.
  *
+ * <h2>Order of keys</h2>
+ * Whatever goes over all keys ({@link #keys}, {@link #snapshots}, {@link #writeState},
+ * {@link #reconfigure}, whose report is the first healthy key's, and {@link #expireIdle}) takes
+ * them in <em>first-arrival order</em>: the order in which their state was created, by a first
+ * tick, a {@link #restore} or a {@link #readState} of a key without state. A key keeps its place
+ * while it has state (a failure, a restore, a reconfiguration keep it); a key forgotten
+ * ({@link #remove}, idle expiry) and seen again comes last. {@link #readState} adds new keys in
+ * the order written, so a checkpoint and its restore keep the order. The order does not depend
+ * on the keys' hash codes.
+ *
  * <p>Thread-safety: owner thread only, like a monitor.
  */
 public final class KeyedMonitor {
@@ -54,9 +65,10 @@ public final class KeyedMonitor {
   /**
    * Each key's state: a {@code long[]} vector (compact, no reference values), a {@link Boxed}
    * vector with its references, or a {@link Full} monitor. A vector's last-tick clock reading
-   * is its {@link KeyedLayout#LAST_SEEN} element.
+   * is its {@link KeyedLayout#LAST_SEEN} element. In first-arrival order (insertion order: a
+   * {@code put} of a known key keeps its place).
    */
-  private final Map<Object, Object> keys = new HashMap<>();
+  private final Map<Object, Object> keys = new LinkedHashMap<>();
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
@@ -286,7 +298,7 @@ public final class KeyedMonitor {
     return n;
   }
 
-  /** The keys with state, in no particular order (a copy). */
+  /** The keys with state, in first-arrival order (see "Order of keys"; a copy). */
   public List<Object> keys() {
     return new ArrayList<>(keys.keySet());
   }
@@ -315,7 +327,10 @@ public final class KeyedMonitor {
     return working.snapshot();
   }
 
-  /** Calls {@code action} with every key and its snapshot. */
+  /**
+   * Calls {@code action} with every key and its snapshot, in first-arrival order (see "Order of
+   * keys"). The action must not change this keyed monitor.
+   */
   public void snapshots(BiConsumer<Object, MonitorSnapshot> action) {
     keys.forEach((k, s) -> action.accept(k, snapshotOf(s)));
   }
@@ -375,7 +390,8 @@ public final class KeyedMonitor {
    * only rewrite each compact key's revision; a transfer goes through a monitor per key, one key
    * at a time.
    *
-   * @return what moved (the same for every key); the report of a cold start when there is no
+   * @return what moved (the same for every key: the first healthy key's report in
+   *     first-arrival order, see "Order of keys"); the report of a cold start when there is no
    *     key
    */
   public ContextTransferReport reconfigure(DataflowProgram target, TransferMapping mapping) {
@@ -447,8 +463,9 @@ public final class KeyedMonitor {
 
   /**
    * Writes every key's state, for a checkpoint of many keys: a compact key as its state vector
-   * (a copy of a few longs, no snapshot), any other key as its snapshot (docs/snapshots.md).
-   * {@link #readState} of a keyed monitor of the same program reads it back exactly. Keys must
+   * (a copy of a few longs, no snapshot), any other key as its snapshot (docs/snapshots.md), in
+   * first-arrival order. {@link #readState} of a keyed monitor of the same program reads it back
+   * exactly, order included. Keys must
    * be {@code String}s, {@code Long}s or {@code Integer}s.
    *
    * @throws IllegalArgumentException for a key of another type
@@ -483,9 +500,10 @@ public final class KeyedMonitor {
 
   /**
    * Adds the keys of a {@link #writeState} to this keyed monitor (replacing keys of the same
-   * name), each as if its last tick was at {@code nowNanos} (for idle expiry). Vectors are read
-   * only by a keyed monitor of the program that wrote them (the same definition key and
-   * layout); snapshots follow the rules of {@link #restore}.
+   * name, which keep their place; new keys arrive in the order written), each as if its last
+   * tick was at {@code nowNanos} (for idle expiry). Vectors are read only by a keyed monitor of
+   * the program that wrote them (the same definition key and layout); snapshots follow the
+   * rules of {@link #restore}.
    *
    * @throws io.dataflow.core.snapshot.SnapshotException when the state is damaged, of another
    *     format, or holds vectors of another program; keys read before the problem stay

@@ -67,6 +67,7 @@ class KeyedMonitorStateTest {
       KeyedMonitor copy = KeyedMonitor.create(p);
       read(copy, write(original));
       assertThat(copy.size()).isEqualTo(original.size());
+      assertThat(copy.keys()).containsExactlyElementsOf(original.keys()); // first-arrival order
       for (Object key : original.keys()) {
         assertThat(copy.contains(key)).as("%s keeps key %s of type %s", c[0], key,
             key.getClass()).isTrue();

@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
+import java.util.LinkedHashMap;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -125,7 +125,8 @@ class KeyedMonitorTest {
     final long seed;
     final String text;
     KeyedMonitor keyed;
-    final Map<Object, DataflowMonitor> lone = new HashMap<>();
+    /** In first-arrival order, the order the keyed monitor defines (see its Javadoc). */
+    final Map<Object, DataflowMonitor> lone = new LinkedHashMap<>();
     final Map<Object, Long> lastSeen = new HashMap<>();
     DataflowProgram program;
 
@@ -171,9 +172,13 @@ class KeyedMonitorTest {
     }
 
     void checkState() {
-      assertThat(new TreeSet<>(keyed.keys().stream().map(Object::toString).toList()))
-          .as(why()).isEqualTo(new TreeSet<>(lone.keySet().stream().map(Object::toString)
-              .toList()));
+      assertThat(keyed.keys()).as(why()).containsExactlyElementsOf(lone.keySet());
+      List<Object> snapshotted = new ArrayList<>();
+      keyed.snapshots((k, s) -> {
+        snapshotted.add(k);
+        assertThat(s).as("%s\nkey %s", why(), k).isEqualTo(lone.get(k).snapshot());
+      });
+      assertThat(snapshotted).as(why()).containsExactlyElementsOf(lone.keySet());
       for (Map.Entry<Object, DataflowMonitor> e : lone.entrySet()) {
         DataflowMonitor m = e.getValue();
         assertThat(keyed.nextTick(e.getKey())).as(why()).isEqualTo(m.nextTick());
@@ -303,6 +308,38 @@ class KeyedMonitorTest {
     assertThat(keyed.failure("b")).isNull();
     assertThat(keyed.nextTick("a")).isEqualTo(1);
     assertThat(keyed.nextTick("b")).isEqualTo(2);
+  }
+
+  /** Catches an order that follows the hash table (growth, removal) instead of the arrivals. */
+  @Test
+  void keysAreVisitedInFirstArrivalOrder() {
+    DataflowProgram p = DataflowProgram.compile("n.dsrv",
+        "in x: Int\nout n: Int = default(n[1], 0) + 1\n");
+    KeyedMonitor keyed = KeyedMonitor.create(p);
+    Row in = p.inputs().newRow();
+    Row out = p.outputs().newRow();
+    in.setInt(0, 1);
+    List<Object> expected = new ArrayList<>();
+    for (long k = 999; k >= 0; k -= 3) { // descending: not the order of Long hashes
+      keyed.evaluate(k, k, in, out);
+      keyed.evaluate(k, 1000 + k, in, out); // a second tick keeps the place
+      expected.add(k);
+    }
+    keyed.evaluate("s", 5000, in, out);
+    expected.add("s");
+    assertThat(keyed.keys()).containsExactlyElementsOf(expected);
+    assertThat(keyed.remove(999L)).isTrue();
+    keyed.evaluate(999L, 5001, in, out); // forgotten and seen again: last
+    expected.remove(999L);
+    expected.add(999L);
+    keyed.restore(3L, keyed.snapshot(3L)); // a restore of a known key keeps its place
+    assertThat(keyed.keys()).containsExactlyElementsOf(expected);
+    assertThat(keyed.expireIdle(1500)).isEqualTo(167); // every k < 500 (last tick 1000 + k)
+    expected.removeIf(k -> k instanceof Long l && l < 500);
+    assertThat(keyed.keys()).containsExactlyElementsOf(expected);
+    List<Object> visited = new ArrayList<>();
+    keyed.snapshots((k, s) -> visited.add(k));
+    assertThat(visited).containsExactlyElementsOf(expected);
   }
 
   @Test
