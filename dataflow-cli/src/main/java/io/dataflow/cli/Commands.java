@@ -101,12 +101,7 @@ final class Commands {
     cl.setOut(new PrintWriter(ctx.out(), true));
     cl.setErr(new PrintWriter(ctx.err(), true));
     cl.setParameterExceptionHandler((ex, given) -> usageError(ex, given, ctx.err()));
-    cl.setExecutionExceptionHandler((ex, command, parsed) -> {
-      ctx.out().flush();
-      ctx.err().println("dataflow: internal error: " + ex);
-      ex.printStackTrace(ctx.err());
-      return Cli.FAILED;
-    });
+    cl.setExecutionExceptionHandler((ex, command, parsed) -> internalError(ex, ctx));
     // dataflow --help is the project's overview of the commands.
     Map<String, IHelpSectionRenderer> sections = new LinkedHashMap<>();
     sections.put("overview", help -> Usage.TEXT);
@@ -647,5 +642,13 @@ final class Commands {
     public Integer call() {
       return Cli.checkCommand(specFile, ctx.out(), ctx.err());
     }
+  }
+
+  /** Reports an exception a command did not handle: status {@link Cli#FAILED}. */
+  static int internalError(Exception ex, Context ctx) {
+    ctx.out().flush();
+    ctx.err().println("dataflow: internal error: " + ex);
+    ex.printStackTrace(ctx.err());
+    return Cli.FAILED;
   }
 }

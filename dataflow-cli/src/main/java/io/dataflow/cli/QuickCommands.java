@@ -32,11 +32,7 @@ final class QuickCommands {
       return options.inputFile() == null ? Cli.liveCommand(options, ctx)
           : Cli.runCommand(options, ctx);
     } catch (Exception e) {
-      // As picocli's execution exception handler in Commands.commandLine.
-      ctx.out().flush();
-      ctx.err().println("dataflow: internal error: " + e);
-      e.printStackTrace(ctx.err());
-      return Cli.FAILED;
+      return Commands.internalError(e, ctx); // as picocli's execution exception handler
     }
   }
 
