@@ -45,8 +45,10 @@ import java.util.Optional;
  * <p>Thread-safety: owner thread only.
  */
 public final class DataflowMonitor implements RevisionedMonitor {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
-      DataflowMonitor.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(DataflowMonitor.class);
+  }
 
   /**
    * Monitor options.
@@ -642,7 +644,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       // Once per program: every monitor of the program (reconfigurations, restores) would
       // say the same.
       if (program.generationRefusalLogged.compareAndSet(false, true)) {
-        LOG.warn("program '{}' runs on the interpreter: no generated code: {}", program.name(),
+        log().warn("program '{}' runs on the interpreter: no generated code: {}", program.name(),
             e.reason());
       }
       return new Generation(null, e.reason(), null);
@@ -808,7 +810,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     try {
       return generate();
     } catch (RuntimeException | Error e) {
-      LOG.error("code generation failed for program '{}'; the monitor fails at its next tick",
+      log().error("code generation failed for program '{}'; the monitor fails at its next tick",
           program.name(), e);
       return new Generation(null, null, e);
     }

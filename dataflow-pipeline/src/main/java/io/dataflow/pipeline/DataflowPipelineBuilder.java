@@ -12,8 +12,6 @@ import io.dataflow.pipeline.spi.PartitionedSource;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds a {@link DataflowPipeline}: a specification (or a compiled program), a partitioned
@@ -23,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: not thread-safe; build on one thread.
  */
 public final class DataflowPipelineBuilder {
-  private static final Logger LOG = LoggerFactory.getLogger(DataflowPipeline.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(DataflowPipeline.class);
+  }
 
   private DataflowProgram program;
   private PartitionedSource source;
@@ -31,9 +32,9 @@ public final class DataflowPipelineBuilder {
   private Checkpointer checkpointer;
   private Clock clock = SystemClock.INSTANCE;
   private PipelineOptions options = PipelineOptions.DEFAULTS;
-  private Consumer<String> warnings = w -> LOG.warn("{}", w);
-  private Consumer<String> statusLines = l -> LOG.info("{}", l);
-  private Consumer<PipelineAck> acknowledgements = a -> LOG.info("{}", a.toLine());
+  private Consumer<String> warnings = w -> log().warn("{}", w);
+  private Consumer<String> statusLines = l -> log().info("{}", l);
+  private Consumer<PipelineAck> acknowledgements = a -> log().info("{}", a.toLine());
 
   DataflowPipelineBuilder() {}
 

@@ -46,8 +46,10 @@ import io.dataflow.reconfig.internal.ReconfigurationPlanner;
  * <p>Thread-safety: a builder is used by one thread; {@link #build()} may be called once.
  */
 public final class ReconfigurableDataflowRuntimeBuilder {
-  private static final org.slf4j.Logger LOG =
-      org.slf4j.LoggerFactory.getLogger(ReconfigurableDataflowRuntimeBuilder.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(ReconfigurableDataflowRuntimeBuilder.class);
+  }
   private DataflowProgram program;
   private String specName;
   private String specText;
@@ -63,7 +65,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private java.nio.file.Path checkpointDir;
   private java.nio.file.Path resumeDir;
   private Consumer<ContextTransferReport> transferReports =
-      r -> LOG.debug("context transfer: {}", r);
+      r -> log().debug("context transfer: {}", r);
 
   private ReconfigurableDataflowRuntimeBuilder() {}
 
@@ -257,7 +259,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
         d.streams().forEach(s -> outputOwners.put(s, d.name()));
       }
     }
-    ReconfigurationAckSink ackSink = acks != null ? acks : ack -> LOG.info("{}", ack.toLine());
+    ReconfigurationAckSink ackSink = acks != null ? acks : ack -> log().info("{}", ack.toLine());
     ReconfigurationController controller = new ReconfigurationController(in, out,
         new ReconfigurationPlanner(ioFactory, options.typingMode(), options.contextTransfer()),
         ioFactory, ackSink, options.rejectPolicy(), observer, transferReports,
@@ -347,7 +349,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     if (warnings != null) {
       warnings.accept(message);
     } else {
-      LOG.warn("{}", message);
+      log().warn("{}", message);
     }
   }
 

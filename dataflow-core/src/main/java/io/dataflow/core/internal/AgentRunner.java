@@ -2,8 +2,6 @@ package io.dataflow.core.internal;
 
 import io.dataflow.core.Clock;
 import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs an {@link Agent} on a thread of its own until it is done: an idle agent parks on the
@@ -11,7 +9,10 @@ import org.slf4j.LoggerFactory;
  * An error escaping {@code doWork} is handed to {@code onDeath}, once, and ends the thread.
  */
 public final class AgentRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(AgentRunner.class);
+  }
   /** The longest park of an idle agent: bounds the latency of a wake-up that was missed. */
   public static final long IDLE_PARK_NANOS = 1_000_000;
 
@@ -47,7 +48,7 @@ public final class AgentRunner {
         }
       }
     } catch (Throwable t) {
-      LOG.error("{}: agent died", agent.name(), t);
+      log().error("{}: agent died", agent.name(), t);
       onDeath.accept(t);
     }
   }

@@ -4,8 +4,6 @@ import io.dataflow.core.FatalReason;
 import java.util.function.Consumer;
 
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.dataflow.core.DataflowException;
 
 /**
@@ -16,7 +14,10 @@ import io.dataflow.core.DataflowException;
  * <p>Thread-safety: safe from any thread.
  */
 public final class FailureGate {
-  private static final Logger LOG = LoggerFactory.getLogger(FailureGate.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(FailureGate.class);
+  }
 
   /**
    * A recorded failure.
@@ -71,7 +72,7 @@ public final class FailureGate {
     if (first.compareAndSet(null, f)) {
       if (f.fatal() != null) {
         // Once per run, however many threads fail together: the operator reads one line.
-        LOG.error("{}", f.fatal().line());
+        log().error("{}", f.fatal().line());
         onFirstFatal.accept(f.fatal());
       }
       return true;
@@ -80,7 +81,7 @@ public final class FailureGate {
     if (winner.cause() != f.cause()) {
       winner.cause().addSuppressed(f.cause());
     }
-    LOG.warn("{} failed after the run already ended because of {}: {}", f.component(),
+    log().warn("{} failed after the run already ended because of {}: {}", f.component(),
         winner.component(), f.reason());
     return false;
   }

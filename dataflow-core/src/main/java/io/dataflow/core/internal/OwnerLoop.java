@@ -25,8 +25,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.dataflow.core.spi.SourceContext;
 import io.dataflow.core.snapshot.RuntimeCheckpoint;
 import io.dataflow.core.spi.Monitor;
@@ -54,7 +52,10 @@ import io.dataflow.core.spi.ControlRequest;
  * are safe from any thread; {@link #doWork()} is owner thread only.
  */
 public final class OwnerLoop implements DataflowRuntime, Agent {
-  private static final Logger LOG = LoggerFactory.getLogger(DataflowRuntime.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(DataflowRuntime.class);
+  }
   private static final int ITEMS_PER_CYCLE = 256;
   /** How long a waiter blocks before it reads the clock again (a manual clock may have moved). */
   private static final long TERMINATION_SLICE_NANOS = 10_000_000;
@@ -135,7 +136,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     this.checkpointEveryNanos = b.checkpointEvery == null ? 0 : b.checkpointEvery.toNanos();
     this.checkpointBaseKey = b.checkpointBaseKey;
     this.statusEvery = b.statusEvery == null ? 0 : b.statusEvery.toNanos();
-    this.statusLines = b.statusLines != null ? b.statusLines : line -> LOG.info("{}: {}", name, line);
+    this.statusLines =
+        b.statusLines != null ? b.statusLines : line -> log().info("{}: {}", name, line);
     DirectDataflowEngine.Warnings sink = b.warnings == null ? this::warn : m -> {
       synchronized (warnings) {
         warnings.add(m);
@@ -149,7 +151,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   }
 
   private void warn(String message) {
-    LOG.warn("{}: {}", name, message);
+    log().warn("{}: {}", name, message);
     synchronized (warnings) {
       warnings.add(message);
     }
@@ -288,7 +290,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (TimeoutException e) {
-        LOG.error("{}: owner thread did not terminate: {}", name, e.getMessage());
+        log().error("{}: owner thread did not terminate: {}", name, e.getMessage());
       }
     }
   }
@@ -311,7 +313,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     try {
       loop();
     } catch (Throwable t) {
-      LOG.error("{}: owner loop died", name, t);
+      log().error("{}: owner loop died", name, t);
       failures.fail("runtime", t);
       try {
         // Last resort: still flush, close the inputs and the output within the deadline.

@@ -38,8 +38,10 @@ final class ClassDefiner implements Opcodes {
   static final String PACKAGE = "io/dataflow/monitor/generated/";
   static final String DUMP_PROPERTY = "dataflow.monitor.dump";
   static final String VERIFY_PROPERTY = "dataflow.monitor.verify";
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
-      ClassDefiner.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(ClassDefiner.class);
+  }
   private static final AtomicLong SERIAL = new AtomicLong();
   private static final AtomicBoolean NO_LISTING_LOGGED = new AtomicBoolean();
 
@@ -193,7 +195,7 @@ final class ClassDefiner implements Opcodes {
       Files.createDirectories(dir);
       Files.write(dir.resolve(simpleName() + ".class"), bytes);
     } catch (IOException e) {
-      LOG.warn("could not dump the generated class {} into {}: {}", simpleName(), dir, e);
+      log().warn("could not dump the generated class {} into {}: {}", simpleName(), dir, e);
       return;
     }
     String listing;
@@ -201,7 +203,7 @@ final class ClassDefiner implements Opcodes {
       listing = Util.listing(bytes);
     } catch (LinkageError e) { // asm-util is optional: no listing without it
       if (NO_LISTING_LOGGED.compareAndSet(false, true)) {
-        LOG.warn("{} writes .class files only: org.ow2.asm:asm-util is not on the class path"
+        log().warn("{} writes .class files only: org.ow2.asm:asm-util is not on the class path"
             + " (its Textifier writes the .txt listings)", DUMP_PROPERTY);
       }
       return;
@@ -209,7 +211,7 @@ final class ClassDefiner implements Opcodes {
     try {
       Files.writeString(dir.resolve(simpleName() + ".txt"), listing);
     } catch (IOException e) {
-      LOG.warn("could not dump the listing of {} into {}: {}", simpleName(), dir, e);
+      log().warn("could not dump the listing of {} into {}: {}", simpleName(), dir, e);
     }
   }
 

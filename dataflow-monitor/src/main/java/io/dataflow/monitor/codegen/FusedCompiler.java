@@ -35,8 +35,10 @@ import org.objectweb.asm.Opcodes;
  * {@link GenerationRefused} says (nothing else is caught: a generator bug propagates).
  */
 public final class FusedCompiler {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
-      FusedCompiler.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(FusedCompiler.class);
+  }
   /** Whether a dynamic body's refusal was logged at WARN already (see compileBody). */
   private static final java.util.concurrent.atomic.AtomicBoolean BODY_REFUSAL_LOGGED =
       new java.util.concurrent.atomic.AtomicBoolean();
@@ -75,7 +77,7 @@ public final class FusedCompiler {
       try {
         task.run();
       } catch (RuntimeException | Error e) {
-        LOG.error("code generation failed on the background thread", e);
+        log().error("code generation failed on the background thread", e);
       }
     });
   }
@@ -141,9 +143,9 @@ public final class FusedCompiler {
       // A body has no program name to report; the interpreter keeps running it. Said once at
       // WARN (a JVM that refuses one body's class likely refuses others), then at DEBUG.
       if (BODY_REFUSAL_LOGGED.compareAndSet(false, true)) {
-        LOG.warn("a dynamic property's body runs interpreted: {}", e.reason());
+        log().warn("a dynamic property's body runs interpreted: {}", e.reason());
       } else {
-        LOG.debug("a dynamic property's body runs interpreted: {}", e.reason());
+        log().debug("a dynamic property's body runs interpreted: {}", e.reason());
       }
       return null;
     }

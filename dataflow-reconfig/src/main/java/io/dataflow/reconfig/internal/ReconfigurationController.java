@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import io.dataflow.reconfig.ReconfigurationException;
 import io.dataflow.reconfig.RequestException;
 import io.dataflow.reconfig.RequestDecoder;
@@ -54,7 +52,10 @@ import io.dataflow.reconfig.CutoverStep;
  * <p>Thread-safety: owner thread only.
  */
 public final class ReconfigurationController implements ControlHandler {
-  private static final Logger LOG = LoggerFactory.getLogger(ReconfigurationController.class);
+  // Looked up on use: a clean run never starts SLF4J (docs/decisions.md, loggers on use).
+  private static org.slf4j.Logger log() {
+    return org.slf4j.LoggerFactory.getLogger(ReconfigurationController.class);
+  }
 
   private final InputPipelineSession input;
   private final OutputPipelineSession output;
@@ -124,7 +125,7 @@ public final class ReconfigurationController implements ControlHandler {
     if (rejectPolicy == RejectPolicy.END_RUN) {
       throw e;
     }
-    LOG.warn("rejected {}: {}", request.describe(), e.getMessage());
+    log().warn("rejected {}: {}", request.describe(), e.getMessage());
     try {
       acks.deliver(new ReconfigurationAck(false, active.revision(),
           runtime.interfaceRevision(), false, false, null, active.nextTick(),
