@@ -5,6 +5,9 @@ import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.snapshot.MonitorSnapshot;
+import io.dataflow.monitor.codegen.FusedCompiler;
+import io.dataflow.monitor.codegen.GenerationRefused;
+import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.KeyedLayout;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -60,6 +63,8 @@ import java.util.function.BiConsumer;
  * <p>Thread-safety: owner thread only, like a monitor.
  */
 public final class KeyedMonitor {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      KeyedMonitor.class);
   private DataflowProgram program;
   private final DataflowMonitor.Options options;
   /**
@@ -72,6 +77,15 @@ public final class KeyedMonitor {
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
+  /** Evaluates a compact key's tick on its vector in place (null: the program is not covered). */
+  private KeyedKernel kernel;
+  /** Whether {@link #kernel} is used (false only in tests of the working monitor's path). */
+  private final boolean inPlace;
+  /** Whether the kernel's code is generated at once (tests), else after a number of ticks. */
+  private final boolean eagerCode;
+  /** Ticks evaluated in place before the kernel's code was asked for. */
+  private int inPlaceTicks;
+  private boolean codeRequested;
   /** A new key's vector and references (a fresh monitor's state). */
   private long[] fresh;
   private Object[] freshRefs;
@@ -105,8 +119,11 @@ public final class KeyedMonitor {
     }
   }
 
-  private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options) {
+  private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options,
+      boolean inPlace, boolean eagerCode) {
     this.program = Objects.requireNonNull(program, "program");
+    this.inPlace = inPlace;
+    this.eagerCode = eagerCode;
     // Keys and the working monitor interpret: see "Per-key state".
     this.options = options.withFusion(DataflowMonitor.Fusion.OFF);
     newWorking();
@@ -114,13 +131,43 @@ public final class KeyedMonitor {
 
   /** Keyed monitors of {@code program}, no key yet. */
   public static KeyedMonitor create(DataflowProgram program) {
-    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT);
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, false);
+  }
+
+  /**
+   * Tests: keyed monitors that load every key into the working monitor (no evaluation in
+   * place), the path of the programs the kernel does not cover.
+   */
+  static KeyedMonitor createLoading(DataflowProgram program) {
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, false, false);
+  }
+
+  /** Tests: keyed monitors whose kernel runs generated code from the first tick. */
+  static KeyedMonitor createGenerated(DataflowProgram program) {
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, true);
+  }
+
+  /** Tests and diagnostics: whether compact keys' ticks run the kernel's generated code. */
+  boolean runsGeneratedCode() {
+    return kernel != null && kernel.runsGeneratedCode();
+  }
+
+  /** Tests and diagnostics: whether compact keys' ticks are evaluated in place. */
+  boolean evaluatesInPlace() {
+    return kernel != null;
   }
 
   /** A fresh working monitor for {@link #program}, its layout and a new key's state. */
   private void newWorking() {
     working = DataflowMonitor.create(program, options);
     layout = KeyedLayout.of(working.evaluator);
+    kernel = inPlace && layout != null ? KeyedKernel.of(layout) : null;
+    codeRequested = false;
+    inPlaceTicks = 0;
+    if (kernel != null && eagerCode) {
+      codeRequested = true;
+      offerCode(kernel);
+    }
     resident = null;
     loadedRevision = -1;
     if (layout != null) {
@@ -177,6 +224,17 @@ public final class KeyedMonitor {
     if (state instanceof long[] v) {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
+      KeyedKernel k = kernel;
+      if (k != null && k.tick(v, input, output)) {
+        if (resident == v) {
+          resident = null; // the working monitor's copy of this key is stale now
+        }
+        if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
+          codeRequested = true; // as a monitor's own code: generated once the keys proved busy
+          FusedCompiler.inBackground(() -> offerCode(k));
+        }
+        return t;
+      }
       tick(key, v, null, input, output);
       return t;
     } else if (state instanceof Boxed b) {
@@ -190,6 +248,18 @@ public final class KeyedMonitor {
     long t = f.monitor.nextTick();
     f.monitor.evaluate(input, output);
     return t;
+  }
+
+  /**
+   * Generates the kernel's code and offers it; a refusal (the JVM's) leaves it interpreting.
+   * On the background thread, or on the owner thread when eager.
+   */
+  private static void offerCode(KeyedKernel k) {
+    try {
+      k.offer(FusedCompiler.keyedKernel(k));
+    } catch (GenerationRefused e) {
+      LOG.warn("keyed monitors of '{}' evaluate interpreted steps: {}", k.source(), e.reason());
+    }
   }
 
   private Object newKey(Object key) {
