@@ -32,13 +32,18 @@ import java.util.function.BiConsumer;
  * {@code Long}).
  *
  * <h2>Per-key state</h2>
- * A key's state is compact: one working monitor evaluates every key's ticks, and each key keeps
- * only a vector of its values, histories, operator memories, tick count and revision
- * ({@link KeyedLayout}; 128 bytes for a counter), which is loaded into the working monitor
- * before the key's tick and stored back after it. The working monitor interprets (no generated
- * code): generated code leaves the nodes' own results as they were, so snapshots would depend on
- * which code ran, and the interpreter's results are what a lone monitor's first ticks hold.
- * These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
+ * A key's state is compact: each key keeps only a vector of its values, histories, operator
+ * memories, tick count and revision ({@link KeyedLayout}; 128 bytes for a counter). For programs
+ * of scalar streams ({@code Int}, {@code Float}, {@code Bool}; see {@link KeyedKernel} for the
+ * operators covered) a key's tick is evaluated on its vector in place: the kernel runs the
+ * program's steps on the vector's positions (interpreted at first, as generated code once the
+ * keys have run {@link DataflowMonitor.Fusion#BACKGROUND_AFTER_TICKS} ticks). Any other
+ * program, and any tick the kernel declines (an input of another kind, an error), is evaluated
+ * by one working monitor that interprets: the key's vector is loaded into it before the tick
+ * and stored back after. Either way the vector after a tick is the interpreter's state, which
+ * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
+ * loads the key into the working monitor.
+ * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
  * <ul>
  *   <li>every key of a program with dynamic properties ({@code dynamic}, {@code defer}) or
  *       lambdas, or with state the layout does not know;
