@@ -12,9 +12,10 @@ import java.util.Map;
 /**
  * A keyed monitor's tick evaluated on the key's own vector ({@link KeyedLayout}'s compact
  * format), in place: no working monitor is loaded before the tick or stored after it. The
- * program's nodes are flattened once into a list of operations over vector positions (each
- * node's result, lifting memories and flags where the layout keeps them), which a loop runs for
- * every key; the vector after a tick is exactly what {@link KeyedLayout#store} of the
+ * program's nodes are flattened once into {@link Step steps} over vector positions (each
+ * node's result, lifting memories and flags where the layout keeps them), which run on every
+ * key's vector: interpreted ({@code Interpreted}) until the code generator offers a class that
+ * calls the same steps with constant positions ({@link #offer}); the vector after a tick is exactly what {@link KeyedLayout#store} of the
  * interpreter's state would be, so snapshots, checkpoints and reconfiguration read it as before.
  *
  * <p>It covers programs whose streams are all {@code Int}, {@code Float} or {@code Bool}
@@ -29,16 +30,16 @@ import java.util.Map;
  * itself: a row of the wrong width, an input of another kind than its declared type, a vector
  * in the full format, and any error of the tick (overflow, division by zero, a value outside
  * the static type). The caller then runs the tick on the working monitor, which fails exactly
- * as a lone monitor does. Errors are rare, so a tick that can fail copies the vector's wide
- * part first and puts it back when it declines.
+ * as a lone monitor does. Errors are rare, so a tick that can fail copies the vector first and
+ * puts it back when it declines.
  *
  * <p>Thread-safety: owner thread only (scratch arrays).
  */
 public final class KeyedKernel {
 
-  // Operation codes. Operands follow each code in {@link #code}: a value is two ints, its
-  // kind's index in the scratch kinds and its payload's index in the vector (or ~i into the
-  // constants' payloads).
+  // Operation codes, as the builder writes them: each code, then its operands. A value is two
+  // ints, the byte of the vector holding its kind and the index of its payload (or, for a
+  // literal, ~i and ~j into the literals' array).
   private static final int HIST = 0;
   private static final int DELAY = 1;
   private static final int DEFAULT = 2;
