@@ -54,6 +54,11 @@ public class KeyedMonitorBench {
     out = monitor.outputs().newRow();
   }
 
+  /** The keys in the order the benchmark visits them (for {@code KeyedPipelineCpu floor}). */
+  Long[] order() {
+    return order;
+  }
+
   @Benchmark
   public long groupsum() {
     int i = next++ & (order.length - 1);

@@ -22,6 +22,10 @@ public final class KeyedPipelineCpu {
       monitor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
       return;
     }
+    if (which.equals("floor")) {
+      floor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
+      return;
+    }
     KeyedPipelineBench bench = new KeyedPipelineBench();
     bench.commitEvery = "PT60S";
     bench.setUp();
@@ -51,6 +55,50 @@ public final class KeyedPipelineCpu {
       System.out.printf("%s run %d: %.0f ns/record wall (%.2f M records/s), %.0f ns/record"
           + " CPU (all threads), load %.2f%n", which, r, wall / n, n / wall * 1e3, cpu / n,
           os.getSystemLoadAverage());
+    }
+  }
+
+  /**
+   * The floor under {@code monitor}: the same keys in the same order, each looked up in a
+   * {@code LinkedHashMap} (as the keyed monitor keeps them) and its state vector of the
+   * {@code groupsum} length (16 longs) touched and summed, the input and output rows as in the
+   * benchmark; none of the language's semantics.
+   */
+  private static void floor(int runs, int keys) {
+    KeyedMonitorBench b = new KeyedMonitorBench();
+    b.keys = keys;
+    b.setup();
+    java.util.Map<Object, Object> state = new java.util.LinkedHashMap<>();
+    io.dataflow.core.Row in = new io.dataflow.core.Row(1);
+    io.dataflow.core.Row out = new io.dataflow.core.Row(1);
+    Long[] order = b.order();
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int n = 20_000_000;
+    long sink = 0;
+    long clock = 0;
+    for (int r = 0; r < runs; r++) {
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      for (int e = 0; e < n; e++) {
+        int i = e & (order.length - 1);
+        in.setInt(0, i & 7);
+        Object s = state.get(order[i]);
+        if (s == null) {
+          s = new long[16];
+          state.put(order[i], s);
+        }
+        long[] v = (long[]) s;
+        v[0] = clock++;
+        v[1]++;
+        v[2] += in.bits(0);
+        out.setRaw(0, io.dataflow.core.Kind.INT, v[2], null);
+        sink += out.bits(0);
+      }
+      long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      System.out.printf("floor (%d keys) run %d: %.1f ns/event CPU, load %.2f%n", keys, r,
+          cpu / (double) n, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+    if (sink == 42) {
+      System.out.println();
     }
   }
 

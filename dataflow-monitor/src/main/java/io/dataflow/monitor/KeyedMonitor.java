@@ -5,6 +5,9 @@ import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.snapshot.MonitorSnapshot;
+import io.dataflow.monitor.codegen.FusedCompiler;
+import io.dataflow.monitor.codegen.GenerationRefused;
+import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.KeyedLayout;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -29,13 +32,18 @@ import java.util.function.BiConsumer;
  * {@code Long}).
  *
  * <h2>Per-key state</h2>
- * A key's state is compact: one working monitor evaluates every key's ticks, and each key keeps
- * only a vector of its values, histories, operator memories, tick count and revision
- * ({@link KeyedLayout}; 128 bytes for a counter), which is loaded into the working monitor
- * before the key's tick and stored back after it. The working monitor interprets (no generated
- * code): generated code leaves the nodes' own results as they were, so snapshots would depend on
- * which code ran, and the interpreter's results are what a lone monitor's first ticks hold.
- * These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
+ * A key's state is compact: each key keeps only a vector of its values, histories, operator
+ * memories, tick count and revision ({@link KeyedLayout}; 128 bytes for a counter). For programs
+ * of scalar streams ({@code Int}, {@code Float}, {@code Bool}; see {@link KeyedKernel} for the
+ * operators covered) a key's tick is evaluated on its vector in place: the kernel runs the
+ * program's steps on the vector's positions (interpreted at first, as generated code once the
+ * keys have run {@link DataflowMonitor.Fusion#BACKGROUND_AFTER_TICKS} ticks). Any other
+ * program, and any tick the kernel declines (an input of another kind, an error), is evaluated
+ * by one working monitor that interprets: the key's vector is loaded into it before the tick
+ * and stored back after. Either way the vector after a tick is the interpreter's state, which
+ * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
+ * loads the key into the working monitor.
+ * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
  * <ul>
  *   <li>every key of a program with dynamic properties ({@code dynamic}, {@code defer}) or
  *       lambdas, or with state the layout does not know;
@@ -60,6 +68,8 @@ import java.util.function.BiConsumer;
  * <p>Thread-safety: owner thread only, like a monitor.
  */
 public final class KeyedMonitor {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      KeyedMonitor.class);
   private DataflowProgram program;
   private final DataflowMonitor.Options options;
   /**
@@ -72,6 +82,15 @@ public final class KeyedMonitor {
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
+  /** Evaluates a compact key's tick on its vector in place (null: the program is not covered). */
+  private KeyedKernel kernel;
+  /** Whether {@link #kernel} is used (false only in tests of the working monitor's path). */
+  private final boolean inPlace;
+  /** Whether the kernel's code is generated at once (tests), else after a number of ticks. */
+  private final boolean eagerCode;
+  /** Ticks evaluated in place before the kernel's code was asked for. */
+  private int inPlaceTicks;
+  private boolean codeRequested;
   /** A new key's vector and references (a fresh monitor's state). */
   private long[] fresh;
   private Object[] freshRefs;
@@ -105,8 +124,11 @@ public final class KeyedMonitor {
     }
   }
 
-  private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options) {
+  private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options,
+      boolean inPlace, boolean eagerCode) {
     this.program = Objects.requireNonNull(program, "program");
+    this.inPlace = inPlace;
+    this.eagerCode = eagerCode;
     // Keys and the working monitor interpret: see "Per-key state".
     this.options = options.withFusion(DataflowMonitor.Fusion.OFF);
     newWorking();
@@ -114,13 +136,43 @@ public final class KeyedMonitor {
 
   /** Keyed monitors of {@code program}, no key yet. */
   public static KeyedMonitor create(DataflowProgram program) {
-    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT);
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, false);
+  }
+
+  /**
+   * Tests: keyed monitors that load every key into the working monitor (no evaluation in
+   * place), the path of the programs the kernel does not cover.
+   */
+  static KeyedMonitor createLoading(DataflowProgram program) {
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, false, false);
+  }
+
+  /** Tests: keyed monitors whose kernel runs generated code from the first tick. */
+  static KeyedMonitor createGenerated(DataflowProgram program) {
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, true);
+  }
+
+  /** Tests and diagnostics: whether compact keys' ticks run the kernel's generated code. */
+  boolean runsGeneratedCode() {
+    return kernel != null && kernel.runsGeneratedCode();
+  }
+
+  /** Tests and diagnostics: whether compact keys' ticks are evaluated in place. */
+  boolean evaluatesInPlace() {
+    return kernel != null;
   }
 
   /** A fresh working monitor for {@link #program}, its layout and a new key's state. */
   private void newWorking() {
     working = DataflowMonitor.create(program, options);
     layout = KeyedLayout.of(working.evaluator);
+    kernel = inPlace && layout != null ? KeyedKernel.of(layout) : null;
+    codeRequested = false;
+    inPlaceTicks = 0;
+    if (kernel != null && eagerCode) {
+      codeRequested = true;
+      offerCode(kernel);
+    }
     resident = null;
     loadedRevision = -1;
     if (layout != null) {
@@ -177,6 +229,17 @@ public final class KeyedMonitor {
     if (state instanceof long[] v) {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
+      KeyedKernel k = kernel;
+      if (k != null && k.tick(v, input, output)) {
+        if (resident == v) {
+          resident = null; // the working monitor's copy of this key is stale now
+        }
+        if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
+          codeRequested = true; // as a monitor's own code: generated once the keys proved busy
+          FusedCompiler.inBackground(() -> offerCode(k));
+        }
+        return t;
+      }
       tick(key, v, null, input, output);
       return t;
     } else if (state instanceof Boxed b) {
@@ -190,6 +253,18 @@ public final class KeyedMonitor {
     long t = f.monitor.nextTick();
     f.monitor.evaluate(input, output);
     return t;
+  }
+
+  /**
+   * Generates the kernel's code and offers it; a refusal (the JVM's) leaves it interpreting.
+   * On the background thread, or on the owner thread when eager.
+   */
+  private static void offerCode(KeyedKernel k) {
+    try {
+      k.offer(FusedCompiler.keyedKernel(k));
+    } catch (GenerationRefused e) {
+      LOG.warn("keyed monitors of '{}' evaluate interpreted steps: {}", k.source(), e.reason());
+    }
   }
 
   private Object newKey(Object key) {

@@ -120,6 +120,13 @@ class KeyedMonitorTest {
 
   // ---- the comparison ----
 
+  /**
+   * How the keyed monitor evaluates compact keys: as created (the kernel's steps interpreted,
+   * generated code after many ticks), the kernel's generated code from the first tick, or
+   * every key loaded into the working monitor (no kernel).
+   */
+  enum Path { DEFAULT, GENERATED, LOADING }
+
   /** A keyed monitor and one lone monitor per key, run side by side. */
   private static final class Pair {
     final long seed;
@@ -131,10 +138,18 @@ class KeyedMonitorTest {
     DataflowProgram program;
 
     Pair(long seed, String text) {
+      this(seed, text, Path.DEFAULT);
+    }
+
+    Pair(long seed, String text, Path path) {
       this.seed = seed;
       this.text = text;
       this.program = DataflowProgram.compile("spec.dsrv", text);
-      this.keyed = KeyedMonitor.create(program);
+      this.keyed = switch (path) {
+        case DEFAULT -> KeyedMonitor.create(program);
+        case GENERATED -> KeyedMonitor.createGenerated(program);
+        case LOADING -> KeyedMonitor.createLoading(program);
+      };
     }
 
     String why() {
@@ -247,6 +262,130 @@ class KeyedMonitorTest {
       }
     }
     p.checkState();
+  }
+
+  // ---- scalar specifications: the keyed kernel's programs, evaluated in place ----
+
+  /**
+   * A random specification of Int, Float and Bool streams over inputs x, y (Int) and z
+   * (Float), with no strings: the programs {@code eval.KeyedKernel} evaluates in place.
+   */
+  static String scalarSpec(SplittableRandom r) {
+    StringBuilder sb = new StringBuilder("in x: Int\nin y: Int\nin z: Float\n");
+    List<String> ints = new ArrayList<>(List.of("x", "y"));
+    List<String> bools = new ArrayList<>();
+    int streams = 1 + r.nextInt(4);
+    for (int k = 0; k < streams; k++) {
+      String name = "s" + k;
+      int c = r.nextInt(7);
+      String role = r.nextInt(4) == 0 ? "aux " : "out ";
+      if (c == 0) {
+        sb.append(role).append(name).append(": Bool = ").append(boolExpr(r, ints, bools))
+            .append('\n');
+        bools.add(name);
+      } else if (c == 1) {
+        String b = bools.isEmpty() ? "(x > y)" : bools.get(r.nextInt(bools.size()));
+        String e = switch (r.nextInt(4)) {
+          case 0 -> "!" + b;
+          case 1 -> "(" + b + " || z[1] >= 0.5)";
+          case 2 -> "(" + b + " => is_defined(z[1]))";
+          default -> "update(" + b + ", x < z)";
+        };
+        sb.append(role).append(name).append(": Bool = ").append(e).append('\n');
+        bools.add(name);
+      } else if (c == 2) {
+        String e = switch (r.nextInt(4)) {
+          case 0 -> "-z";
+          case 1 -> "default(z[1], 1.5)";
+          case 2 -> "latch(z, x)";
+          default -> "(if z < 1.0 then z else -(z[0]))";
+        };
+        sb.append(role).append(name).append(": Float = ").append(e).append('\n');
+      } else {
+        String e = r.nextInt(5) == 0 ? "-(" + intExpr(r, ints, name, 2) + ")"
+            : r.nextInt(5) == 0 ? "(" + intExpr(r, ints, name, 2) + ")[0]"
+            : intExpr(r, ints, name, 3);
+        sb.append(role).append(name).append(": Int = ").append(e).append('\n');
+        ints.add(name);
+      }
+    }
+    if (r.nextInt(4) == 0) { // a counter: its own history
+      sb.append("out c: Int = default(c[1], 0) + ").append(ints.get(r.nextInt(ints.size())))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static void scalarRow(SplittableRandom r, Row in) {
+    for (int i = 0; i < 2; i++) {
+      int c = r.nextInt(40);
+      if (c < 10) {
+        in.setNoVal(i);
+      } else if (c == 10) {
+        in.setInt(i, Long.MAX_VALUE - r.nextInt(2)); // overflows now and then
+      } else if (c == 11) {
+        in.setFloat(i, 1.5); // not an Int: the working monitor's type error
+      } else {
+        in.setInt(i, r.nextInt(7) - 2);
+      }
+    }
+    if (r.nextInt(3) == 0) {
+      in.setNoVal(2);
+    } else {
+      in.setFloat(2, r.nextInt(8) * 0.25);
+    }
+  }
+
+  static LongStream scalarSeeds() {
+    return LongStream.range(0, 1200);
+  }
+
+  /**
+   * The keyed kernel (ticks evaluated on each key's vector, its steps interpreted and as
+   * generated code) against lone monitors, and the working monitor's path (every key loaded)
+   * on the same programs: outputs, failures, tick counts, snapshots, through snapshot/restore,
+   * removal, expiry and reconfiguration.
+   */
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("scalarSeeds")
+  void scalarKeysInPlaceAreLoneMonitors(long seed) {
+    for (Path path : Path.values()) {
+      boolean inPlace = path != Path.LOADING;
+      SplittableRandom r = new SplittableRandom(seed);
+      String text = scalarSpec(r);
+      Pair p = new Pair(seed, text, path);
+      assertThat(p.keyed.evaluatesInPlace()).as(p.why()).isEqualTo(inPlace);
+      int keys = 2 + r.nextInt(5);
+      Row in = p.program.inputs().newRow();
+      long at = r.nextBoolean() ? 0 : Long.MAX_VALUE - 1000;
+      for (int step = 0; step < 150; step++) {
+        at++;
+        Object key = r.nextInt(3) == 0 ? "k" + r.nextInt(keys) : Long.valueOf(r.nextInt(keys));
+        scalarRow(r, in);
+        p.tick(key, at, in);
+        switch (r.nextInt(40)) {
+          case 0 -> p.checkState();
+          case 1 -> snapshotRestore(p, r);
+          case 2 -> {
+            assertThat(p.keyed.remove(key)).isTrue();
+            p.lone.remove(key);
+            p.lastSeen.remove(key);
+          }
+          case 3 -> expire(p, at - r.nextInt(20));
+          case 4 -> p.reconfigure(text, false); // same definition: RetainExact
+          case 5 -> p.reconfigure(text + "out extra: Int = default(extra[1], 0) + 1\n", false);
+          case 6 -> p.reconfigure(scalarSpec(r), r.nextBoolean()); // transfer or cold
+          default -> { }
+        }
+        if (inPlace) {
+          assertThat(p.keyed.evaluatesInPlace()).as(p.why()).isTrue();
+        }
+        if (path == Path.GENERATED && step > 0) { // installed at the first tick in place
+          assertThat(p.keyed.runsGeneratedCode()).as(p.why()).isTrue();
+        }
+      }
+      p.checkState();
+    }
   }
 
   private static void snapshotRestore(Pair p, SplittableRandom r) {

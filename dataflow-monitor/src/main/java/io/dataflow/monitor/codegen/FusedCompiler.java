@@ -4,6 +4,7 @@ import io.dataflow.monitor.eval.BodyCompiler;
 import io.dataflow.monitor.eval.CompiledBody;
 import io.dataflow.monitor.eval.DynamicBodies;
 import io.dataflow.monitor.eval.Evaluator;
+import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.Node;
 import io.dataflow.monitor.eval.StreamCell;
 import java.lang.invoke.MethodHandles;
@@ -109,6 +110,38 @@ public final class FusedCompiler {
       emitter.emitNoBatch();
     }
     return cls.define(FusedStreams.class);
+  }
+
+  /** Generated keyed kernels by {@link KeyedKernel#signature()} (LRU; classes hold no object). */
+  private static final java.util.Map<String, KeyedKernel.Code> KERNELS =
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, KeyedKernel.Code> e) {
+          return size() > 256;
+        }
+      };
+
+  /**
+   * Generated code for a keyed kernel's steps ({@link KernelEmitter}); kernels of the same
+   * steps (the keyed monitors of one program on several lanes) share one class, so the
+   * drivers' call of it stays monomorphic.
+   *
+   * @throws GenerationRefused when the JVM refuses the class (the kernel then keeps
+   *     interpreting its steps)
+   */
+  public static KeyedKernel.Code keyedKernel(KeyedKernel kernel) throws GenerationRefused {
+    String key = kernel.signature();
+    synchronized (KERNELS) {
+      KeyedKernel.Code c = KERNELS.get(key);
+      if (c != null) {
+        return c;
+      }
+    }
+    KeyedKernel.Code c = KernelEmitter.emit(kernel);
+    synchronized (KERNELS) {
+      KeyedKernel.Code first = KERNELS.putIfAbsent(key, c);
+      return first != null ? first : c;
+    }
   }
 
   /**

@@ -23,15 +23,16 @@ public final class KeyedLayout {
   public static final int LAST_SEEN = 0;
   /** Where a vector holds its key's next tick. */
   public static final int TICK = 1;
-  private static final int HEADER = 2;
+  static final int HEADER = 2;
 
-  private final Evaluator evaluator;
-  private final Slot[] slots;
-  private final HistoryRing[] rings;
-  private final TypedNodes.TypedBinary[] typed;
-  private final TemporalNodes.Init[] inits;
-  private final TemporalNodes.When[] whens;
-  private final TemporalNodes.Update[] updates;
+  // Package-private for KeyedKernel, which evaluates on the vector positions they define.
+  final Evaluator evaluator;
+  final Slot[] slots;
+  final HistoryRing[] rings;
+  final TypedNodes.TypedBinary[] typed;
+  final TemporalNodes.Init[] inits;
+  final TemporalNodes.When[] whens;
+  final TemporalNodes.Update[] updates;
   private final Slot[] aliases;
   private final Slot[] aliasSources;
   private final Slot[] constants;
@@ -40,13 +41,13 @@ public final class KeyedLayout {
   private final Slot[] freshConstants;
   private final boolean[] freshScalars;
   private final String shape;
-  private final int narrowAt;
+  final int narrowAt;
   private final int compactLength;
   private final int fullLength;
   private final Object[] scratchRefs;
   private final BytePacker packer;
   /** The bytes of the narrow part, and of the full format's narrow tail. */
-  private final int narrowBytes;
+  final int narrowBytes;
   private final int derivedNarrowBytes;
   /** Whether the evaluator holds derived state of a full vector (owner thread only). */
   private boolean dirty;

@@ -1,0 +1,1029 @@
+package io.dataflow.monitor.eval;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Row;
+import io.dataflow.monitor.lang.CheckedSpec;
+import io.dataflow.monitor.lang.Type;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A keyed monitor's tick evaluated on the key's own vector ({@link KeyedLayout}'s compact
+ * format), in place: no working monitor is loaded before the tick or stored after it. The
+ * program's nodes are flattened once into {@link Step steps} over vector positions (each
+ * node's result, lifting memories and flags where the layout keeps them), which run on every
+ * key's vector: interpreted ({@code Interpreted}) until the code generator offers a class that
+ * calls the same steps with constant positions ({@link #offer}); the vector after a tick is exactly what {@link KeyedLayout#store} of the
+ * interpreter's state would be, so snapshots, checkpoints and reconfiguration read it as before.
+ *
+ * <p>It covers programs whose streams are all {@code Int}, {@code Float} or {@code Bool}
+ * (inputs may also be {@code Str}; a tick with a present string goes the other way), built from
+ * stream references, literals, {@code e[n]} of a stream or of an expression, {@code e[0]},
+ * {@code default}, {@code init}, {@code is_defined}, {@code when}, {@code update},
+ * {@code latch}, {@code if}, {@code -}, {@code !} and the typed binary operators, with history
+ * rings shallower than 255. {@link #of} refuses every other program (null): the keyed monitor
+ * then loads the key into its working monitor as before.
+ *
+ * <p>{@link #tick} declines (returns false, the vector unchanged) what it does not evaluate
+ * itself: a row of the wrong width, an input of another kind than its declared type, a vector
+ * in the full format, and any error of the tick (overflow, division by zero, a value outside
+ * the static type). The caller then runs the tick on the working monitor, which fails exactly
+ * as a lone monitor does. Errors are rare, so a tick that can fail copies the vector first and
+ * puts it back when it declines.
+ *
+ * <p>Thread-safety: owner thread only (scratch arrays).
+ */
+public final class KeyedKernel {
+
+  // Operation codes, as the builder writes them: each code, then its operands. A value is two
+  // ints, the byte of the vector holding its kind and the index of its payload (or, for a
+  // literal, ~i and ~j into the literals' array).
+  private static final int HIST = 0;
+  private static final int DELAY = 1;
+  private static final int DEFAULT = 2;
+  private static final int INIT = 3;
+  private static final int ISDEF = 4;
+  private static final int WHEN = 5;
+  private static final int UPDATE = 6;
+  private static final int LATCH = 7;
+  private static final int LIFT = 8;
+  private static final int NEG = 9;
+  private static final int NOT = 10;
+  private static final int IF = 11;
+  private static final int INT_ARITH = 12;
+  private static final int NUM_COMPARE = 13;
+  private static final int BOOL_LOGIC = 14;
+  private static final int COPY = 15;
+
+  private final Step[] steps;
+  private final Step[] commitSteps;
+  /** The steps as generated code, or interpreted until there is some. */
+  private Code code;
+  private boolean interpreting = true;
+  /** Generated code offered by the code generator (any thread), installed at a tick's start. */
+  private volatile Code generated;
+  private final long[] constantBits;
+  private final int inputs;
+  private final int[] inTag;
+  private final int[] inBits;
+  private final int[] heldTag;
+  private final int[] heldBits;
+  private final byte[] inKind;
+  private final int[] outTag;
+  private final int[] outBits;
+  private final int compactLength;
+  private final boolean mayFail;
+  private final long[] backup;
+  private final String source;
+
+  private KeyedKernel(Builder b, KeyedLayout layout) {
+    this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
+    this.commitSteps = commitSteps(b.commits.stream().mapToInt(Integer::intValue).toArray());
+    this.code = new Interpreted(steps, commitSteps);
+    this.constantBits = new long[2 * b.constants.size()];
+    for (int i = 0; i < b.constants.size(); i++) {
+      Slot c = b.constants.get(i);
+      constantBits[2 * i] = c.bits;
+      constantBits[2 * i + 1] = c.tag;
+    }
+    this.inputs = b.inTag.length;
+    this.inTag = b.inTag;
+    this.inBits = b.inBits;
+    this.heldTag = b.heldTag;
+    this.heldBits = b.heldBits;
+    this.inKind = b.inKind;
+    this.outTag = b.outTag;
+    this.outBits = b.outBits;
+    this.compactLength = layout.compactLength();
+    this.mayFail = b.mayFail;
+    this.backup = new long[compactLength];
+    this.source = layout.evaluator.spec().file();
+  }
+
+  /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
+  public static KeyedKernel of(KeyedLayout layout) {
+    try {
+      Builder b = new Builder(layout);
+      b.build();
+      return new KeyedKernel(b, layout);
+    } catch (Unsupported u) {
+      return null;
+    }
+  }
+
+  /**
+   * Offers generated code of {@link #steps} and {@link #commitSteps} (from any thread): the
+   * next tick installs it in place of the interpreted steps.
+   */
+  public void offer(Code generatedCode) {
+    this.generated = generatedCode;
+  }
+
+  /**
+   * Whether the ticks run generated code, or will from the next one on (for tests and
+   * diagnostics).
+   */
+  public boolean runsGeneratedCode() {
+    return generated != null;
+  }
+
+  /** The steps and commit steps as text: kernels of the same text may share generated code. */
+  public String signature() {
+    StringBuilder b = new StringBuilder();
+    for (Step[] group : new Step[][] {steps, commitSteps}) {
+      for (Step s : group) {
+        b.append(s.method);
+        for (int a : s.args) {
+          b.append(' ').append(a);
+        }
+        b.append(';');
+      }
+      b.append('|');
+    }
+    return b.toString();
+  }
+
+  /** The specification's file name (the generated class's source). */
+  public String source() {
+    return source;
+  }
+
+  /** Thrown while building for a program the kernel does not cover. */
+  private static final class Unsupported extends RuntimeException {
+    Unsupported() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Thrown by a tick that must go the other way (the vector is then put back). */
+  private static final class Decline extends RuntimeException {
+    static final Decline INSTANCE = new Decline();
+
+    Decline() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * Evaluates one tick of the key whose vector is {@code v}, in place, writing the outputs.
+   *
+   * @return false when the tick was declined: {@code v} and {@code output} are then unchanged
+   *     and the caller evaluates the tick on the working monitor
+   */
+  public boolean tick(long[] v, Row input, Row output) {
+    if (v.length != compactLength || input.width() != inputs
+        || output.width() != outTag.length) {
+      return false;
+    }
+    if (interpreting) {
+      Code g = generated;
+      if (g != null) {
+        code = g;
+        interpreting = false;
+      }
+    }
+    for (int i = 0; i < inputs; i++) {
+      byte t = input.kind(i);
+      if (t != Kind.NOVAL && t != inKind[i]) {
+        return false; // another kind (or a string): the working monitor checks it
+      }
+    }
+    if (mayFail) {
+      System.arraycopy(v, 0, backup, 0, backup.length);
+    }
+    long[] cb = constantBits;
+    for (int i = 0; i < inputs; i++) {
+      // StreamCell.overwriting, then setFromRow (the payload is copied even for NoVal).
+      byte t = input.kind(i);
+      int ct = inTag[i];
+      int cbits = inBits[i];
+      byte old = Steps.get(v, cb, ct);
+      if (t == Kind.NOVAL && old != Kind.NOVAL) {
+        Steps.put(v, heldTag[i], old);
+        v[heldBits[i]] = v[cbits];
+      }
+      Steps.put(v, ct, t);
+      v[cbits] = input.bits(i);
+    }
+    try {
+      code.run(v, cb);
+    } catch (RuntimeException e) {
+      if (!mayFail) {
+        throw e; // a bug: nothing may throw in a kernel that cannot fail
+      }
+      System.arraycopy(backup, 0, v, 0, backup.length);
+      return false;
+    }
+    code.commit(v, cb);
+    v[KeyedLayout.TICK]++;
+    int[] ot = outTag;
+    int[] ob = outBits;
+    for (int j = 0; j < ot.length; j++) {
+      output.setRaw(j, Steps.get(v, cb, ot[j]), v[ob[j]], null);
+    }
+    return true;
+  }
+
+  /**
+   * One step of a tick: a public static method of {@link Steps} and its int arguments (after
+   * the vector, the kinds and the constants' payloads). The interpreter calls them by
+   * {@link #op}; generated code calls {@link #method} with the arguments as constants.
+   */
+  public record Step(int op, String method, int[] args) {}
+
+  /** The steps of a tick, in order (for the code generator). */
+  public List<Step> steps() {
+    return List.of(steps);
+  }
+
+  /** The commit's steps: the rings' pushes and the delays' commits, in order. */
+  public List<Step> commitSteps() {
+    return List.of(commitSteps);
+  }
+
+  /** The step methods' names, by operation. */
+  private static final String[] METHODS = {"hist", "delay", "defaultOf", "init", "isDefined",
+      "when", "update", "latch", "lift", "neg", "not", "ifThenElse", "intArith", "numCompare",
+      "boolLogic", "copy"};
+  /** The number of int operands of each operation. */
+  private static final int[] WIDTHS = {9, 13, 8, 7, 6, 7, 11, 8, 6, 6, 6, 14, 11, 11, 11, 4};
+  private static final int PUSH = 16;
+  private static final int PUSH_PENDING = 17;
+
+  private static Step[] steps(int[] code) {
+    List<Step> out = new ArrayList<>();
+    for (int p = 0; p < code.length; ) {
+      int op = code[p];
+      int w = WIDTHS[op];
+      out.add(new Step(op, METHODS[op], java.util.Arrays.copyOfRange(code, p + 1, p + 1 + w)));
+      p += 1 + w;
+    }
+    return out.toArray(new Step[0]);
+  }
+
+  private static Step[] commitSteps(int[] commits) {
+    List<Step> out = new ArrayList<>();
+    for (int p = 0; p < commits.length; p += 7) {
+      boolean pending = commits[p + 6] != 0;
+      out.add(new Step(pending ? PUSH_PENDING : PUSH, pending ? "pushPending" : "push",
+          java.util.Arrays.copyOfRange(commits, p, p + 6)));
+    }
+    return out.toArray(new Step[0]);
+  }
+
+  /** What a generated class implements: the steps of one program's tick as straight code. */
+  public interface Code {
+    /** The tick's steps; throws (an {@link EvalError}, a decline) when the tick fails. */
+    void run(long[] v, long[] constants);
+
+    /** The commit's steps. */
+    void commit(long[] v, long[] constants);
+  }
+
+  /** Runs the steps one by one (until generated code replaces it, or when there is none). */
+  private static final class Interpreted implements Code {
+    private final Step[] steps;
+    private final Step[] commits;
+
+    Interpreted(Step[] steps, Step[] commits) {
+      this.steps = steps;
+      this.commits = commits;
+    }
+
+    @Override
+    public void run(long[] v, long[] cb) {
+      for (Step s : steps) {
+        int[] a = s.args;
+        switch (s.op) {
+          case HIST -> Steps.hist(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+          case DELAY -> Steps.delay(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+              a[8], a[9], a[10], a[11], a[12]);
+          case DEFAULT -> Steps.defaultOf(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+              a[7]);
+          case INIT -> Steps.init(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+          case ISDEF -> Steps.isDefined(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+          case WHEN -> Steps.when(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+          case UPDATE -> Steps.update(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+              a[8], a[9], a[10]);
+          case LATCH -> Steps.latch(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+          case LIFT -> Steps.lift(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+          case NEG -> Steps.neg(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+          case NOT -> Steps.not(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+          case IF -> Steps.ifThenElse(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
+              a[8], a[9], a[10], a[11], a[12], a[13]);
+          case INT_ARITH -> Steps.intArith(v, cb, a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+              a[7], a[8], a[9], a[10]);
+          case NUM_COMPARE -> Steps.numCompare(v, cb, a[0], a[1], a[2], a[3], a[4], a[5],
+              a[6], a[7], a[8], a[9], a[10]);
+          case BOOL_LOGIC -> Steps.boolLogic(v, cb, a[0], a[1], a[2], a[3], a[4], a[5],
+              a[6], a[7], a[8], a[9], a[10]);
+          case COPY -> Steps.copy(v, cb, a[0], a[1], a[2], a[3]);
+          default -> throw new IllegalStateException("operation " + s.op);
+        }
+      }
+    }
+
+    @Override
+    public void commit(long[] v, long[] cb) {
+      for (Step s : commits) {
+        int[] a = s.args;
+        if (s.op == PUSH) {
+          Steps.push(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+        } else {
+          Steps.pushPending(v, cb, a[0], a[1], a[2], a[3], a[4], a[5]);
+        }
+      }
+    }
+  }
+
+  /**
+   * The steps' semantics, one method per node kind, each the node's own {@code compute()} (and
+   * {@code commit()}) on vector positions: a value's kind is byte {@code t} of the vector
+   * (its narrow part, eight kinds to a {@code long}, as {@link KeyedLayout} packs them) and its
+   * payload {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
+   * Public for the generated code, which calls them with constant positions (the JIT inlines
+   * them and folds the positions). Not an API.
+   */
+  public static final class Steps {
+    private Steps() {}
+
+    private static long bits(long[] v, long[] cb, int at) {
+      return at >= 0 ? v[at] : cb[~at];
+    }
+
+    /** The kind at byte {@code at} of the vector (little endian), or a literal's. */
+    static byte get(long[] v, long[] cb, int at) {
+      return at >= 0 ? (byte) (v[at >>> 3] >>> (at << 3)) : (byte) cb[~at];
+    }
+
+    /** Writes the kind at byte {@code at} of the vector. */
+    static void put(long[] v, int at, byte kind) {
+      int w = at >>> 3;
+      int shift = at << 3;
+      v[w] = v[w] & ~(0xFFL << shift) | (kind & 0xFFL) << shift;
+    }
+
+    /** Slot.lift: the held memory takes a present value; the lifted value is the memory. */
+    private static void lift(long[] v, long[] cb, int xt, int xb, int ht, int hb) {
+      byte t = get(v, cb, xt);
+      if (t != Kind.NOVAL) {
+        put(v, ht, t);
+        v[hb] = bits(v, cb, xb);
+      }
+    }
+
+    private static void set(long[] v, long[] cb, int rt, int rb, int xt, int xb) {
+      put(v, rt, get(v, cb, xt));
+      v[rb] = bits(v, cb, xb);
+    }
+
+    /** DelayRead.readFrom: result, last value, the ring's position, kinds, payloads, depth. */
+    public static void hist(long[] v, long[] cb, int rt, int rb, int lt, int lb,
+        int pos, int tags, int bits, int depth, int offset) {
+      int size = get(v, cb, pos + 1) & 0xFF;
+      if (size < offset) {
+        put(v, rt, Kind.DEFERRED);
+        put(v, lt, Kind.DEFERRED);
+        return;
+      }
+      int i = (get(v, cb, pos) & 0xFF) - offset;
+      if (i < 0) {
+        i += depth;
+      }
+      byte t = get(v, cb, tags + i);
+      if (t == Kind.NOVAL) {
+        put(v, rt, get(v, cb, lt));
+        v[rb] = v[lb];
+      } else {
+        long x = v[bits + i];
+        put(v, rt, t);
+        v[rb] = x;
+        put(v, lt, t);
+        v[lb] = x;
+      }
+    }
+
+    /** Delay.compute: pending = operand (after its setNoVal), then the ring's sample. */
+    public static void delay(long[] v, long[] cb, int rt, int rb, int lt, int lb,
+        int pos, int tags, int bits, int depth, int pt, int pb, int ot, int ob, int offset) {
+      set(v, cb, pt, pb, ot, ob);
+      hist(v, cb, rt, rb, lt, lb, pos, tags, bits, depth, offset);
+    }
+
+    /** Default: lifted value, or the fallback when it is Deferred. */
+    public static void defaultOf(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ft, int fb, int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      if (get(v, cb, ht) == Kind.DEFERRED) {
+        set(v, cb, rt, rb, ft, fb);
+      } else {
+        set(v, cb, rt, rb, ht, hb);
+      }
+    }
+
+    /** Init: the initial value until the value is first not NoVal, then the value, raw. */
+    public static void init(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int it, int ib, int flag) {
+      if (get(v, cb, flag) == 0 && get(v, cb, xt) != Kind.NOVAL) {
+        put(v, flag, (byte) 1);
+      }
+      if (get(v, cb, flag) != 0) {
+        set(v, cb, rt, rb, xt, xb);
+      } else {
+        set(v, cb, rt, rb, it, ib);
+      }
+    }
+
+    /** IsDefined: whether the lifted value is not Deferred. */
+    public static void isDefined(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      put(v, rt, Kind.BOOL);
+      v[rb] = get(v, cb, ht) != Kind.DEFERRED ? 1 : 0;
+    }
+
+    /** When: false until the lifted value is first present. */
+    public static void when(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ht, int hb, int flag) {
+      lift(v, cb, xt, xb, ht, hb);
+      if (get(v, cb, ht) > Kind.DEFERRED) {
+        put(v, flag, (byte) 1);
+      }
+      put(v, rt, Kind.BOOL);
+      v[rb] = get(v, cb, flag) != 0 ? 1 : 0;
+    }
+
+    /** Update: the lifted base until the lifted replacement is first present. */
+    public static void update(long[] v, long[] cb, int rt, int rb, int at, int ab,
+        int bt, int bb, int hat, int hab, int hbt, int hbb, int flag) {
+      lift(v, cb, at, ab, hat, hab);
+      lift(v, cb, bt, bb, hbt, hbb);
+      if (get(v, cb, hbt) > Kind.DEFERRED) {
+        put(v, flag, (byte) 1);
+      }
+      if (get(v, cb, flag) != 0) {
+        set(v, cb, rt, rb, hbt, hbb);
+      } else {
+        set(v, cb, rt, rb, hat, hab);
+      }
+    }
+
+    /** Latch: NoVal when the trigger is raw NoVal, else the lifted value. */
+    public static void latch(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int tt, int tb, int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      if (get(v, cb, tt) == Kind.NOVAL) {
+        put(v, rt, Kind.NOVAL);
+      } else {
+        set(v, cb, rt, rb, ht, hb);
+      }
+    }
+
+    /** Lift ({@code e[0]}): the lifted value. */
+    public static void lift(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      set(v, cb, rt, rb, ht, hb);
+    }
+
+    /** Neg: an absent operand's kind (only), else the negation; declines an overflow. */
+    public static void neg(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      byte t = get(v, cb, ht);
+      long x = v[hb];
+      if (t <= Kind.DEFERRED) {
+        put(v, rt, t);
+      } else if (t == Kind.INT && x != Long.MIN_VALUE) {
+        put(v, rt, Kind.INT);
+        v[rb] = -x;
+      } else if (t == Kind.FLOAT) {
+        put(v, rt, Kind.FLOAT);
+        v[rb] = Double.doubleToRawLongBits(-Double.longBitsToDouble(x));
+      } else {
+        throw Decline.INSTANCE;
+      }
+    }
+
+    /** Not: an absent operand's kind (only), else the negation; declines a non-Bool. */
+    public static void not(long[] v, long[] cb, int rt, int rb, int xt, int xb,
+        int ht, int hb) {
+      lift(v, cb, xt, xb, ht, hb);
+      byte t = get(v, cb, ht);
+      if (t <= Kind.DEFERRED) {
+        put(v, rt, t);
+      } else if (t == Kind.BOOL) {
+        put(v, rt, Kind.BOOL);
+        v[rb] = v[hb] != 0 ? 0 : 1;
+      } else {
+        throw Decline.INSTANCE;
+      }
+    }
+
+    /** If: every operand lifted (a branch's error declined before), then the selection. */
+    public static void ifThenElse(long[] v, long[] cb, int rt, int rb, int ct,
+        int cbits, int at, int ab, int bt, int bb, int hct, int hcb, int hat, int hab, int hbt,
+        int hbb) {
+      lift(v, cb, ct, cbits, hct, hcb);
+      lift(v, cb, at, ab, hat, hab);
+      lift(v, cb, bt, bb, hbt, hbb);
+      byte c = get(v, cb, hct);
+      if (get(v, cb, hat) == Kind.NOVAL || get(v, cb, hbt) == Kind.NOVAL || c == Kind.NOVAL) {
+        put(v, rt, Kind.NOVAL);
+      } else if (c == Kind.DEFERRED) {
+        put(v, rt, Kind.DEFERRED);
+      } else if (c != Kind.BOOL) {
+        throw Decline.INSTANCE;
+      } else if (v[hcb] != 0) {
+        set(v, cb, rt, rb, hat, hab);
+      } else {
+        set(v, cb, rt, rb, hbt, hbb);
+      }
+    }
+
+    /** IntArith; declines a value outside the static type (the generic operator's work). */
+    public static void intArith(long[] v, long[] cb, int rt, int rb, int lt, int lb,
+        int qt, int qb, int hlt, int hlb, int hrt, int hrb, int op) {
+      lift(v, cb, lt, lb, hlt, hlb);
+      lift(v, cb, qt, qb, hrt, hrb);
+      byte a = get(v, cb, hlt);
+      byte b = get(v, cb, hrt);
+      if (a == Kind.INT && b == Kind.INT) {
+        long x = v[hlb];
+        long y = v[hrb];
+        long z;
+        switch (op) {
+          case 0 -> z = Ops.addInt(x, y);
+          case 1 -> z = Ops.subInt(x, y);
+          case 2 -> z = Ops.mulInt(x, y);
+          case 3 -> z = Ops.div(x, y);
+          default -> z = Ops.mod(x, y);
+        }
+        put(v, rt, Kind.INT);
+        v[rb] = z;
+      } else if (!absent(v, rt, a, b)) {
+        throw Decline.INSTANCE;
+      }
+    }
+
+    /** NumCompare; declines a value outside the static type. */
+    public static void numCompare(long[] v, long[] cb, int rt, int rb, int lt, int lb,
+        int qt, int qb, int hlt, int hlb, int hrt, int hrb, int op) {
+      lift(v, cb, lt, lb, hlt, hlb);
+      lift(v, cb, qt, qb, hrt, hrb);
+      byte a = get(v, cb, hlt);
+      byte b = get(v, cb, hrt);
+      long x = v[hlb];
+      long y = v[hrb];
+      long z;
+      if (a == Kind.FLOAT && b == Kind.FLOAT) {
+        z = switch (op) {
+          case 0 -> Ops.ltFloat(x, y);
+          case 1 -> Ops.leFloat(x, y);
+          case 2 -> Ops.gtFloat(x, y);
+          default -> Ops.geFloat(x, y);
+        };
+      } else if (a == Kind.INT && b == Kind.INT) {
+        z = switch (op) {
+          case 0 -> Ops.ltInt(x, y);
+          case 1 -> Ops.leInt(x, y);
+          case 2 -> Ops.gtInt(x, y);
+          default -> Ops.geInt(x, y);
+        };
+      } else if (absent(v, rt, a, b)) {
+        return;
+      } else if ((a == Kind.INT || a == Kind.FLOAT) && (b == Kind.INT || b == Kind.FLOAT)) {
+        z = mixed(op, a == Kind.INT ? (double) x : Double.longBitsToDouble(x),
+            b == Kind.INT ? (double) y : Double.longBitsToDouble(y));
+      } else {
+        throw Decline.INSTANCE;
+      }
+      put(v, rt, Kind.BOOL);
+      v[rb] = z != 0 ? 1 : 0;
+    }
+
+    private static long mixed(int op, double a, double b) {
+      boolean r = switch (op) {
+        case 0 -> a < b;
+        case 1 -> a <= b;
+        case 2 -> a > b;
+        default -> a >= b;
+      };
+      return r ? 1 : 0;
+    }
+
+    /** BoolLogic; declines a value outside the static type. */
+    public static void boolLogic(long[] v, long[] cb, int rt, int rb, int lt, int lb,
+        int qt, int qb, int hlt, int hlb, int hrt, int hrb, int op) {
+      lift(v, cb, lt, lb, hlt, hlb);
+      lift(v, cb, qt, qb, hrt, hrb);
+      byte a = get(v, cb, hlt);
+      byte b = get(v, cb, hrt);
+      if (a == Kind.BOOL && b == Kind.BOOL) {
+        long x = v[hlb];
+        long y = v[hrb];
+        put(v, rt, Kind.BOOL);
+        v[rb] = op == 0 ? Ops.and(x, y) : op == 1 ? Ops.or(x, y) : Ops.implies(x, y);
+      } else if (!absent(v, rt, a, b)) {
+        throw Decline.INSTANCE;
+      }
+    }
+
+    /** TypedBinary.absent: NoVal before Deferred (the kind only, as setNoVal). */
+    private static boolean absent(long[] v, int r, byte lt, byte rt) {
+      if (lt == Kind.NOVAL || rt == Kind.NOVAL) {
+        put(v, r, Kind.NOVAL);
+        return true;
+      }
+      if (lt == Kind.DEFERRED || rt == Kind.DEFERRED) {
+        put(v, r, Kind.DEFERRED);
+        return true;
+      }
+      return false;
+    }
+
+    /** A stream whose equation is a reference or a literal: its value, copied. */
+    public static void copy(long[] v, long[] cb, int rt, int rb, int xt, int xb) {
+      set(v, cb, rt, rb, xt, xb);
+    }
+
+    /** HistoryRing.push of a stream's value (scalar: no reference). */
+    public static void push(long[] v, long[] cb, int xt, int xb, int pos, int tags, int bits,
+        int depth) {
+      int h = get(v, cb, pos) & 0xFF; // head + 1: the next head
+      if (h == depth) {
+        h = 0;
+      }
+      put(v, pos, (byte) (h + 1));
+      put(v, tags + h, get(v, cb, xt));
+      v[bits + h] = v[xb];
+      int size = get(v, cb, pos + 1) & 0xFF;
+      if (size < depth) {
+        put(v, pos + 1, (byte) (size + 1));
+      }
+    }
+
+    /** Delay.commit: pushes the pending value, which goes back to NoVal (the kind only). */
+    public static void pushPending(long[] v, long[] cb, int xt, int xb, int pos, int tags,
+        int bits, int depth) {
+      push(v, cb, xt, xb, pos, tags, bits, depth);
+      put(v, xt, Kind.NOVAL);
+    }
+  }
+
+  /** Flattens a program into operations; throws {@link Unsupported}. */
+  private static final class Builder {
+    private final KeyedLayout layout;
+    private final Evaluator e;
+    final List<Integer> code = new ArrayList<>();
+    final List<Integer> commits = new ArrayList<>();
+    final List<Slot> constants = new ArrayList<>();
+    private final Map<Slot, Integer> slotIndex = new IdentityHashMap<>();
+    private final Map<HistoryRing, int[]> ringAt = new IdentityHashMap<>();
+    private final Map<Object, Integer> flagAt = new IdentityHashMap<>();
+    private final Map<TypedNodes.TypedBinary, int[]> typedAt = new IdentityHashMap<>();
+    private final Map<Node, StreamCell> roots = new IdentityHashMap<>();
+    private final Map<Slot, Integer> constantIndex = new IdentityHashMap<>();
+    boolean mayFail;
+    int[] inTag;
+    int[] inBits;
+    int[] heldTag;
+    int[] heldBits;
+    byte[] inKind;
+    int[] outTag;
+    int[] outBits;
+
+    /** The vector's narrow part, in bytes: where a kind's byte position starts. */
+    private final int base;
+
+    Builder(KeyedLayout layout) {
+      this.layout = layout;
+      this.e = layout.evaluator;
+      this.base = 8 * layout.narrowAt;
+    }
+
+    void build() {
+      CheckedSpec spec = e.spec();
+      if (spec.hasDynamic() || spec.hasLambda()) {
+        throw new Unsupported();
+      }
+      positions();
+      for (StreamCell c : e.cells) {
+        Type t = spec.streamType(c.index);
+        boolean scalar = t.equals(Type.INT) || t.equals(Type.FLOAT) || t.equals(Type.BOOL);
+        if (!scalar && !(spec.isInput(c.index) && t.equals(Type.STR))) {
+          throw new Unsupported();
+        }
+        if (c.root != null) {
+          if (!c.root.isLeaf()) {
+            roots.put(c.root, c); // an alias of its stream's value (see StateInventory)
+          }
+          if (e.checkedTypes()[c.index] != null || c.commitsGrow) {
+            throw new Unsupported();
+          }
+        }
+      }
+      StreamCell[] in = e.inputCells();
+      inTag = new int[in.length];
+      inBits = new int[in.length];
+      heldTag = new int[in.length];
+      heldBits = new int[in.length];
+      inKind = new byte[in.length];
+      for (int i = 0; i < in.length; i++) {
+        StreamCell c = in[i];
+        int s = slot(c);
+        int h = slot(c.heldPresent());
+        inTag[i] = base + s;
+        inBits[i] = KeyedLayout.HEADER + s;
+        heldTag[i] = base + h;
+        heldBits[i] = KeyedLayout.HEADER + h;
+        Type t = spec.streamType(c.index);
+        inKind[i] = t.equals(Type.INT) ? Kind.INT : t.equals(Type.FLOAT) ? Kind.FLOAT
+            : t.equals(Type.BOOL) ? Kind.BOOL : Kind.NOVAL; // Str: only NoVal here
+      }
+      for (StreamCell c : e.order()) {
+        Node root = c.root;
+        if (root.isLeaf()) {
+          code.add(COPY);
+          value(c);
+          value(root);
+        } else {
+          emit(root);
+        }
+      }
+      for (StreamCell c : e.ringCells()) {
+        int[] r = ring(c.ring);
+        commits.add(base + slot(c));
+        commits.add(KeyedLayout.HEADER + slot(c));
+        commits.add(r[0]);
+        commits.add(r[1]);
+        commits.add(r[2]);
+        commits.add(r[3]);
+        commits.add(0);
+      }
+      for (StreamCell c : e.committing()) {
+        for (Committable x : c.commits) {
+          if (!(x instanceof TemporalNodes.Delay d)) {
+            throw new Unsupported();
+          }
+          int[] r = ring(d.ring);
+          commits.add(base + slot(d.pending));
+          commits.add(KeyedLayout.HEADER + slot(d.pending));
+          commits.add(r[0]);
+          commits.add(r[1]);
+          commits.add(r[2]);
+          commits.add(r[3]);
+          commits.add(1);
+        }
+      }
+      StreamCell[] out = e.outputCells();
+      outTag = new int[out.length];
+      outBits = new int[out.length];
+      for (int j = 0; j < out.length; j++) {
+        outTag[j] = base + slot(out[j]);
+        outBits[j] = KeyedLayout.HEADER + slot(out[j]);
+      }
+    }
+
+    /** Where the layout keeps each state object (the order of KeyedLayout.store). */
+    private void positions() {
+      Slot[] slots = layout.slots;
+      for (int i = 0; i < slots.length; i++) {
+        slotIndex.put(slots[i], i);
+      }
+      int wide = KeyedLayout.HEADER + slots.length;
+      int narrow = base + slots.length;
+      for (HistoryRing g : layout.rings) {
+        if (g.depth() >= 255) {
+          throw new Unsupported();
+        }
+        // pos (head + 1, size), tags, bits, depth
+        ringAt.put(g, new int[] {narrow, narrow + 2, wide, g.depth()});
+        narrow += 2 + g.depth();
+        wide += g.depth();
+      }
+      for (TypedNodes.TypedBinary t : layout.typed) {
+        typedAt.put(t, new int[] {narrow, wide, narrow + 1, wide + 1});
+        narrow += 2;
+        wide += 2;
+      }
+      for (Object[] group : new Object[][] {layout.inits, layout.whens, layout.updates}) {
+        for (Object o : group) {
+          flagAt.put(o, narrow++);
+        }
+      }
+      if (wide != layout.narrowAt) {
+        throw new IllegalStateException("layout mismatch: " + wide + " != " + layout.narrowAt);
+      }
+    }
+
+    private int slot(Slot s) {
+      Integer i = slotIndex.get(s);
+      if (i == null) {
+        throw new Unsupported();
+      }
+      return i;
+    }
+
+    private int[] ring(HistoryRing g) {
+      int[] r = ringAt.get(g);
+      if (r == null) {
+        throw new Unsupported();
+      }
+      return r;
+    }
+
+    private int flag(Object node) {
+      Integer f = flagAt.get(node);
+      if (f == null) {
+        throw new Unsupported();
+      }
+      return f;
+    }
+
+    /** Appends a value's kind index and payload index. */
+    private void value(Slot s) {
+      StreamCell cell = s instanceof Node n ? roots.get(n) : null;
+      if (cell != null) {
+        s = cell; // a root's result is its stream's value (derived state)
+      }
+      if (s instanceof Nodes.Const) {
+        Integer k = constantIndex.get(s);
+        if (k == null) {
+          k = constants.size();
+          constants.add(s);
+          constantIndex.put(s, k);
+        }
+        code.add(~(2 * k + 1)); // the literal's kind, then its payload
+        code.add(~(2 * k));
+        return;
+      }
+      int i = slot(s);
+      code.add(base + i);
+      code.add(KeyedLayout.HEADER + i);
+    }
+
+    /** A ring read's operands: result, last, ring position, tags, bits, depth. */
+    private void ringOperands(TemporalNodes.DelayRead d, HistoryRing g) {
+      value(d);
+      value(d.last);
+      int[] r = ring(g);
+      code.add(r[0]);
+      code.add(r[1]);
+      code.add(r[2]);
+      code.add(r[3]);
+    }
+
+    /** The operations of {@code n}'s subtree in the interpreter's order (eval's recursion). */
+    private void emit(Node n) {
+      if (n.isLeaf()) {
+        if (!(n instanceof StreamCell || n instanceof Nodes.Const)) {
+          throw new Unsupported();
+        }
+        return;
+      }
+      if (n.tag > Kind.FLOAT || n.ref != null) {
+        throw new Unsupported(); // not a scalar node
+      }
+      if (n instanceof TemporalNodes.HistoryRead h) {
+        if (h.ring == null) {
+          throw new Unsupported();
+        }
+        code.add(HIST);
+        ringOperands(h, h.ring);
+        code.add(h.offset);
+      } else if (n instanceof TemporalNodes.Delay d) {
+        emit(d.operand);
+        code.add(DELAY);
+        ringOperands(d, d.ring);
+        value(d.pending);
+        value(d.operand);
+        code.add(d.offset);
+      } else if (n instanceof TemporalNodes.Default d) {
+        emit(d.value);
+        emit(d.fallback);
+        code.add(DEFAULT);
+        value(d);
+        value(d.value);
+        value(d.fallback);
+        value(d.held);
+      } else if (n instanceof TemporalNodes.Init d) {
+        emit(d.value);
+        emit(d.initial);
+        code.add(INIT);
+        value(d);
+        value(d.value);
+        value(d.initial);
+        code.add(flag(d));
+      } else if (n instanceof TemporalNodes.IsDefined d) {
+        emit(d.value);
+        code.add(ISDEF);
+        value(d);
+        value(d.value);
+        value(d.held);
+      } else if (n instanceof TemporalNodes.When d) {
+        emit(d.value);
+        code.add(WHEN);
+        value(d);
+        value(d.value);
+        value(d.held);
+        code.add(flag(d));
+      } else if (n instanceof TemporalNodes.Update d) {
+        emit(d.base);
+        emit(d.replacement);
+        code.add(UPDATE);
+        value(d);
+        value(d.base);
+        value(d.replacement);
+        value(d.heldBase);
+        value(d.heldReplacement);
+        code.add(flag(d));
+      } else if (n instanceof TemporalNodes.Latch d) {
+        emit(d.value);
+        emit(d.trigger);
+        code.add(LATCH);
+        value(d);
+        value(d.value);
+        value(d.trigger);
+        value(d.held);
+      } else if (n instanceof Nodes.Lift d) {
+        emit(d.operand);
+        code.add(LIFT);
+        value(d);
+        value(d.operand);
+        value(d.held);
+      } else if (n instanceof Nodes.Neg || n instanceof Nodes.Not) {
+        Nodes.Unary u = (Nodes.Unary) n;
+        emit(u.operand);
+        code.add(n instanceof Nodes.Neg ? NEG : NOT);
+        value(u);
+        value(u.operand);
+        value(u.held);
+        mayFail = true;
+      } else if (n instanceof Nodes.If d) {
+        emit(d.cond);
+        emit(d.then);
+        emit(d.otherwise);
+        code.add(IF);
+        value(d);
+        value(d.cond);
+        value(d.then);
+        value(d.otherwise);
+        value(d.heldCond);
+        value(d.heldThen);
+        value(d.heldOtherwise);
+        mayFail = true;
+      } else if (n instanceof TypedNodes.TypedBinary t) {
+        if (!t.leftLeaf) {
+          emit(t.left);
+        }
+        if (!t.rightLeaf) {
+          emit(t.right);
+        }
+        int[] held = typedAt.get(t);
+        if (held == null) {
+          throw new Unsupported();
+        }
+        int op;
+        if (t instanceof TypedNodes.IntArith) {
+          code.add(INT_ARITH);
+          op = switch (t.op) {
+            case ADD -> 0;
+            case SUB -> 1;
+            case MUL -> 2;
+            case DIV -> 3;
+            default -> 4;
+          };
+        } else if (t instanceof TypedNodes.NumCompare) {
+          code.add(NUM_COMPARE);
+          op = switch (t.op) {
+            case LT -> 0;
+            case LE -> 1;
+            case GT -> 2;
+            default -> 3;
+          };
+        } else {
+          code.add(BOOL_LOGIC);
+          op = switch (t.op) {
+            case AND -> 0;
+            case OR -> 1;
+            default -> 2;
+          };
+        }
+        value(t);
+        value(t.left);
+        value(t.right);
+        code.add(held[0]);
+        code.add(held[1]);
+        code.add(held[2]);
+        code.add(held[3]);
+        code.add(op);
+        mayFail = true;
+      } else {
+        throw new Unsupported();
+      }
+    }
+  }
+}
