@@ -120,7 +120,10 @@ public final class DataflowProgram {
     }
   }
 
-  /** {@code ContextTransferReport.retainedAll(this)}, built once (it is immutable). */
+  /**
+   * {@code ContextTransferReport.retainedAll(this)}, built once. Racy on purpose: threads that
+   * race build equal reports, and a record of final fields is safely published without a lock.
+   */
   ContextTransferReport retainedAll() {
     ContextTransferReport r = retainedAll;
     if (r == null) {

@@ -4,7 +4,6 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.Row;
 import io.dataflow.monitor.lang.CheckedSpec;
-import io.dataflow.monitor.lang.Compiler;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -352,7 +351,6 @@ public final class Evaluator {
     return cells;
   }
 
-  /** The streams' own history rings (by identity), built on first use (snapshots). */
   /** The computed streams in evaluation order. */
   public StreamCell[] order() {
     return order;
