@@ -183,9 +183,9 @@ public final class SnapshotJson {
     }
     try {
       int version = (int) integer(root, "formatVersion");
-      if (version != 1 && version != MonitorSnapshot.FORMAT_VERSION) {
+      if (version < 1 || version > MonitorSnapshot.FORMAT_VERSION) {
         throw new SnapshotException("format version " + version + " is not supported: this "
-            + "reader accepts versions 1 and " + MonitorSnapshot.FORMAT_VERSION);
+            + "reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION);
       }
       JsonNode rev = field(root, "revision");
       JsonNode f = field(root, "failure");

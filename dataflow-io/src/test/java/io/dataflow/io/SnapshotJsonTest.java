@@ -35,7 +35,8 @@ class SnapshotJsonTest {
   void binaryToJsonToBinaryIsByteIdentical() {
     for (Failure f : new Failure[] {null, new Failure(2, null, "boom"),
         new Failure(2, "z", "division by zero")}) {
-      for (MonitorSnapshot s : new MonitorSnapshot[] {sample(f), inVersion2(sample(f))}) {
+      for (MonitorSnapshot s : new MonitorSnapshot[] {sample(f), inVersion2(sample(f)),
+          inVersion3(sample(f))}) {
         MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
         assertThat(back).isEqualTo(s);
         assertThat(back.toBytes()).isEqualTo(s.toBytes());
@@ -48,9 +49,15 @@ class SnapshotJsonTest {
         s.nextTick(), s.revision(), s.failure(), s.streams());
   }
 
+  private static MonitorSnapshot inVersion3(MonitorSnapshot s) {
+    return new MonitorSnapshot(3, s.programName(), "0123456789abcdef", s.nextTick(),
+        s.revision(), s.failure(), s.streams());
+  }
+
   @Test
   void aSnapshotKeepsItsFormatVersionThroughJson() {
-    for (MonitorSnapshot s : new MonitorSnapshot[] {sample(null), inVersion2(sample(null))}) {
+    for (MonitorSnapshot s : new MonitorSnapshot[] {sample(null), inVersion2(sample(null)),
+        inVersion3(sample(null))}) {
       MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
       assertThat(back.formatVersion()).isEqualTo(s.formatVersion());
       assertThat(back.toBytes()[9]).isEqualTo((byte) s.formatVersion());
@@ -78,8 +85,8 @@ class SnapshotJsonTest {
     assertThatThrownBy(() -> SnapshotJson.fromJson(fractionalInt))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("64-bit integer");
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"formatVersion\" : 1",
-        "\"formatVersion\" : 3"))).isInstanceOf(SnapshotException.class)
-        .hasMessageContaining("format version 3");
+        "\"formatVersion\" : 4"))).isInstanceOf(SnapshotException.class)
+        .hasMessageContaining("format version 4");
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"Str\" : \"s\"",
         "\"Mystery\" : 1"))).isInstanceOf(SnapshotException.class)
         .hasMessageContaining("Mystery");

@@ -299,12 +299,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
     for (int i = 0; i < streams.length; i++) {
       DataflowProgram.StreamDefinition d = defs.get(i);
       streams[i] = StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
-          roleName(d.role()), d.declaredType(), d.fingerprint());
+          roleName(d.role()), d.declaredType(), program.snapshotFingerprints[d.index()]);
     }
     Failure f = failure == null ? null
         : new Failure(failure.tick(), failure.stream(), failure.reason());
     return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, program.name(),
-        program.definitionKey(), evaluator.tick(), revision, f, List.of(streams));
+        program.snapshotKey, evaluator.tick(), revision, f, List.of(streams));
   }
 
   /** A role as a snapshot names it (constants: no string built per stream and snapshot). */
@@ -343,11 +343,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
     Objects.requireNonNull(program, "program");
     Objects.requireNonNull(snapshot, "snapshot");
     Options opts = options.withFirstTick(snapshot.nextTick());
-    if (program.definitionKey().equals(snapshot.definitionKey())) {
+    if (MonitorSnapshot.sameHash(snapshot.definitionKey(), program.definitionKey())) {
       StreamState[] states = new StreamState[program.streams().size()];
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StreamState s = streamOf(snapshot, d);
-        if (s == null || !s.fingerprint().equals(d.fingerprint())) {
+        if (s == null || !MonitorSnapshot.sameHash(s.fingerprint(), d.fingerprint())) {
           throw new SnapshotException("the snapshot of " + snapshot.programName()
               + " has the definition key of " + program.name() + " but "
               + (s == null ? "no stream '" + d.name() + "'" : "another fingerprint for '"
@@ -365,7 +365,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
         Failure f = snapshot.failure();
         next.failure = next.evaluator.failure(f.tick(), f.stream(), f.reason());
       }
-      return new Transition(next, ContextTransferReport.retainedAll(program));
+      return new Transition(next, program.retainedAll());
     }
     if (snapshot.failure() != null) {
       throw new SnapshotException("a poisoned monitor's snapshot has no state to transfer to "

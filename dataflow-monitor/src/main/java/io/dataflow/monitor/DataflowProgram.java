@@ -2,6 +2,7 @@ package io.dataflow.monitor;
 
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.SourceLocation;
+import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.monitor.lang.Ast;
 import io.dataflow.monitor.lang.Canonical;
 import io.dataflow.monitor.lang.CheckedSpec;
@@ -64,6 +65,12 @@ public final class DataflowProgram {
 
   /** The front end's output, from which monitors are built (immutable by convention). */
   final CheckedSpec spec;
+  /** The definition key as a snapshot holds it (MonitorSnapshot.shortHash): made once. */
+  final String snapshotKey;
+  /** Per stream (by index), the fingerprint as a snapshot holds it. */
+  final String[] snapshotFingerprints;
+  /** What a restore with this program's key reports (the same for every restore). */
+  private ContextTransferReport retainedAll;
   /**
    * Whether a monitor logged that code generation refused this program: logged once per
    * program, not per monitor (DataflowMonitor).
@@ -106,6 +113,24 @@ public final class DataflowProgram {
     }
     this.evaluationOrder = List.copyOf(order);
     this.definitionKey = definitionKey(typingMode, defs);
+    this.snapshotKey = MonitorSnapshot.shortHash(definitionKey);
+    this.snapshotFingerprints = new String[n];
+    for (StreamDefinition d : defs) {
+      snapshotFingerprints[d.index()] = MonitorSnapshot.shortHash(d.fingerprint());
+    }
+  }
+
+  /**
+   * {@code ContextTransferReport.retainedAll(this)}, built once. Racy on purpose: threads that
+   * race build equal reports, and a record of final fields is safely published without a lock.
+   */
+  ContextTransferReport retainedAll() {
+    ContextTransferReport r = retainedAll;
+    if (r == null) {
+      r = ContextTransferReport.retainedAll(this);
+      retainedAll = r;
+    }
+    return r;
   }
 
   private static String definitionKey(TypingMode mode, List<StreamDefinition> defs) {

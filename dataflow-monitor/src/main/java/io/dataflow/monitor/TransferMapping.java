@@ -53,9 +53,11 @@ public record TransferMapping(List<StreamTransfer> streams, boolean retainExact)
       boolean sameType = existed && Objects.equals(f.get().declaredType(), t.declaredType());
       boolean computed = t.role() != DataflowProgram.Role.INPUT;
       boolean keepState = existed && computed && f.get().role() != DataflowProgram.Role.INPUT
-          && f.get().fingerprint().equals(t.fingerprint());
+          && io.dataflow.core.snapshot.MonitorSnapshot.sameHash(f.get().fingerprint(),
+              t.fingerprint());
       out.add(new StreamTransfer(t.name(), existed, keepState, sameType, t.historyDepth()));
     }
-    return new TransferMapping(out, fromKey.equals(to.definitionKey()));
+    return new TransferMapping(out,
+        io.dataflow.core.snapshot.MonitorSnapshot.sameHash(fromKey, to.definitionKey()));
   }
 }

@@ -152,6 +152,42 @@ class SnapshotTransferTest {
   }
 
   @Test
+  void aSnapshotHoldsShortHashesAndAVersion2OneWithFullHashesStillRestores() {
+    DataflowProgram p = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 2");
+    DataflowMonitor m = DataflowMonitor.create(p, OPTIONS);
+    m.evaluate(Map.of("x", Value.of(5)));
+    m.evaluate(Map.of("x", Value.of(600)));
+    MonitorSnapshot v3 = m.snapshot();
+    assertThat(v3.formatVersion()).isEqualTo(3);
+    assertThat(v3.definitionKey()).isEqualTo(p.definitionKey().substring(0, 16));
+    assertThat(v3.stream("s").fingerprint())
+        .isEqualTo(p.stream("s").orElseThrow().fingerprint().substring(0, 16));
+    // As the previous library version wrote it: format version 2, full-length hashes.
+    List<StreamState> full = new ArrayList<>();
+    for (StreamState s : v3.streams()) {
+      full.add(new StreamState(s.name(), s.role(), s.declaredType(),
+          p.stream(s.name()).orElseThrow().fingerprint(), s.current(), s.lastPresent(),
+          s.historyDepth(), s.history(), s.operators()));
+    }
+    MonitorSnapshot v2 = MonitorSnapshot.fromBytes(new MonitorSnapshot(2, v3.programName(),
+        p.definitionKey(), v3.nextTick(), v3.revision(), null, full).toBytes());
+    for (MonitorSnapshot snap : List.of(MonitorSnapshot.fromBytes(v3.toBytes()), v2)) {
+      DataflowMonitor.Transition t = DataflowMonitor.restore(p, snap, OPTIONS);
+      assertThat(t.report()).isEqualTo(ContextTransferReport.retainedAll(p));
+      assertThat(t.monitor().snapshot()).isEqualTo(v3);
+      assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
+          .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1224)));
+    }
+    // Another program: state moves by the short fingerprints as by the full ones.
+    DataflowProgram q = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 3");
+    DataflowMonitor.Transition t = DataflowMonitor.restore(q, v3, OPTIONS);
+    assertThat(t.report().transferred()).containsExactly("s");
+    assertThat(t.report().initialized()).containsExactly("d");
+    assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
+        .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1836)));
+  }
+
+  @Test
   void aSnapshotOfTheSameKeyWithStateOfTheWrongShapeIsRefusedWhole() {
     DataflowProgram p = compile("in x: Int\nout s = default(s[1], 0) + x");
     DataflowMonitor m = DataflowMonitor.create(p, OPTIONS);

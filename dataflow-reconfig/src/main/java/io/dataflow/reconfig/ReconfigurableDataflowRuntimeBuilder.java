@@ -5,6 +5,7 @@ import io.dataflow.core.Clock;
 import io.dataflow.core.DataflowRuntime;
 import io.dataflow.core.internal.CheckpointStore;
 import io.dataflow.core.internal.DataflowRuntimeBuilder;
+import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.core.snapshot.RuntimeCheckpoint;
 import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.spi.Source;
@@ -341,7 +342,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
         options.monitorOptions());
     // Started with another specification but now given the one in force: nothing to announce.
-    boolean same = p.definitionKey().equals(c.snapshot().definitionKey());
+    boolean same = MonitorSnapshot.sameHash(c.snapshot().definitionKey(), p.definitionKey());
     return new Resumed(c, t.monitor(), same ? null : t.report());
   }
 

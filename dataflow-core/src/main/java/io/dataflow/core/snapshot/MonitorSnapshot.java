@@ -30,14 +30,15 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
     long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
   /**
    * The binary format version a monitor's snapshot is written in; this library reads versions
-   * 1 and 2, and writes a snapshot in the version it was read in.
+   * 1 to 3, and writes a snapshot in the version it was read in.
    */
-  public static final int FORMAT_VERSION = 2;
+  public static final int FORMAT_VERSION = 3;
 
   /** Validates and copies. */
   public MonitorSnapshot {
-    if (formatVersion != 1 && formatVersion != 2) {
-      throw new IllegalArgumentException("format version must be 1 or 2: " + formatVersion);
+    if (formatVersion < 1 || formatVersion > FORMAT_VERSION) {
+      throw new IllegalArgumentException("format version must be 1 to " + FORMAT_VERSION + ": "
+          + formatVersion);
     }
     Objects.requireNonNull(programName, "programName");
     Objects.requireNonNull(definitionKey, "definitionKey");
@@ -47,6 +48,28 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
       throw new IllegalArgumentException("nextTick must not be negative: " + nextTick);
     }
   }
+
+  /**
+   * Whether a definition key or fingerprint as a snapshot holds it names the program's or
+   * stream's {@code full} one: the same text, or (format version 3) its first 16 hex digits,
+   * the 64-bit prefix of the SHA-256 digest, as {@link #shortHash} makes it.
+   */
+  public static boolean sameHash(String saved, String full) {
+    return saved.equals(full)
+        || (saved.length() == SHORT_HASH && full.length() > SHORT_HASH
+            && full.startsWith(saved));
+  }
+
+  /**
+   * A definition key or fingerprint (hex digits) as format version 3 holds it: its first 16
+   * hex digits, 64 bits (see docs/decisions.md, "Snapshot format version 3"); shorter text as
+   * it is.
+   */
+  public static String shortHash(String full) {
+    return full.length() <= SHORT_HASH ? full : full.substring(0, SHORT_HASH);
+  }
+
+  private static final int SHORT_HASH = 16;
 
   /** The state of the stream named {@code name}, or null. */
   public StreamState stream(String name) {
@@ -76,7 +99,7 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
   /**
    * Reads a snapshot in the binary form.
    *
-   * @throws SnapshotException when the input is not a valid snapshot of format version 1 or 2
+   * @throws SnapshotException when the input is not a valid snapshot of format version 1 to 3
    * @throws UncheckedIOException when reading the stream fails
    */
   public static MonitorSnapshot read(InputStream in) {

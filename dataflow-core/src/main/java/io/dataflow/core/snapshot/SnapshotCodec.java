@@ -39,8 +39,9 @@ final class SnapshotCodec {
     return switch (s.formatVersion()) {
       case 1 -> encodeV1(s);
       case 2 -> SnapshotCodecV2.encode(s);
+      case 3 -> SnapshotCodecV3.encode(s);
       default -> throw new IllegalArgumentException("format version " + s.formatVersion()
-          + " cannot be written: this library writes versions 1 and 2");
+          + " cannot be written: this library writes versions 1 to 3");
     };
   }
 
@@ -245,12 +246,15 @@ final class SnapshotCodec {
     }
     in.pos = MAGIC.length;
     int version = in.u16("the format version");
+    if (version == SnapshotCodecV3.VERSION) {
+      return SnapshotCodecV3.decode(in);
+    }
     if (version == 2) {
       return SnapshotCodecV2.decode(in);
     }
     if (version != 1) {
       throw new SnapshotException(MAGIC.length, "format version " + version + " is not "
-          + "supported: this reader accepts versions 1 and " + MonitorSnapshot.FORMAT_VERSION);
+          + "supported: this reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION);
     }
     String program = in.str("the program name");
     String key = in.str("the definition key");

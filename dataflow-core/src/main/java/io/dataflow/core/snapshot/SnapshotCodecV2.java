@@ -48,20 +48,20 @@ final class SnapshotCodecV2 {
   /** Declared types with a code (index; 0 is none); code 7 is a type written as a string. */
   private static final List<String> TYPES = List.of("", "Int", "Float", "Bool", "Str", "Unit",
       "Any");
-  private static final int ROLE_STRING = 3;
-  private static final int TYPE_STRING = 7;
+  static final int ROLE_STRING = 3;
+  static final int TYPE_STRING = 7;
 
   // The tag byte of a value.
-  private static final int T_NOVAL = 0;
-  private static final int T_DEFERRED = 1;
-  private static final int T_UNIT = 2;
-  private static final int T_FALSE = 3;
-  private static final int T_TRUE = 4;
-  private static final int T_INT = 5;
-  private static final int T_FLOAT = 6;
-  private static final int T_STR = 7;
-  private static final int T_LIST = 8;
-  private static final int T_MAP = 9;
+  static final int T_NOVAL = 0;
+  static final int T_DEFERRED = 1;
+  static final int T_UNIT = 2;
+  static final int T_FALSE = 3;
+  static final int T_TRUE = 4;
+  static final int T_INT = 5;
+  static final int T_FLOAT = 6;
+  static final int T_STR = 7;
+  static final int T_LIST = 8;
+  static final int T_MAP = 9;
   /** Tags from here to 0xFF are the Ints {@code tag - SMALL_ZERO}: -32 to 159. */
   private static final int T_SMALL = 0x40;
   private static final int SMALL_ZERO = 0x60;
@@ -116,14 +116,8 @@ final class SnapshotCodecV2 {
     out.uvarint(s.streams().size());
     for (StreamState st : s.streams()) {
       out.vstr(st.name());
-      int role = ROLES.indexOf(st.role());
-      if (role < 0) {
-        role = ROLE_STRING;
-      }
-      int type = TYPES.indexOf(st.declaredType() == null ? "" : st.declaredType());
-      if (type < 0 || (type == 0 && st.declaredType() != null)) {
-        type = TYPE_STRING; // "" as a declared type is not "none"
-      }
+      int role = roleCode(st.role());
+      int type = typeCode(st.declaredType());
       byte[] fp = hash(st.fingerprint());
       out.u8(role | type << 2 | (fp == null ? D_FINGERPRINT_STRING : 0));
       if (role == ROLE_STRING) {
@@ -143,8 +137,8 @@ final class SnapshotCodecV2 {
       values(out, st.history());
       out.uvarint(st.operators().size());
       for (OperatorState op : st.operators()) {
-        Integer code = KIND_CODES.get(op.kind());
-        if (code == null) {
+        int code = kindCode(op.kind());
+        if (code == 0) {
           out.u8(0);
           out.vstr(op.kind());
         } else {
@@ -154,6 +148,27 @@ final class SnapshotCodecV2 {
       }
     }
     return out.finish();
+  }
+
+  /** A role's code: its index in the role table, or {@link #ROLE_STRING}. */
+  static int roleCode(String role) {
+    int code = ROLES.indexOf(role);
+    return code < 0 ? ROLE_STRING : code;
+  }
+
+  /** A declared type's code: 0 for none, its index in the type table, or TYPE_STRING. */
+  static int typeCode(String declaredType) {
+    int code = TYPES.indexOf(declaredType == null ? "" : declaredType);
+    if (code < 0 || (code == 0 && declaredType != null)) {
+      return TYPE_STRING; // "" as a declared type is not "none"
+    }
+    return code;
+  }
+
+  /** An operator kind's code (1 to the table's size), or 0 for a kind written as a string. */
+  static int kindCode(String kind) {
+    Integer code = KIND_CODES.get(kind);
+    return code == null ? 0 : code;
   }
 
   /** A size that holds the usual snapshot, so the buffer rarely grows. */
@@ -298,32 +313,8 @@ final class SnapshotCodecV2 {
       throw new SnapshotException(descAt, "unknown stream descriptor bits "
           + Integer.toHexString(desc));
     }
-    int roleCode = desc & 3;
-    int typeCode = (desc >>> 2) & 7;
-    String role;
-    if (roleCode == ROLE_STRING) {
-      int roleAt = in.pos;
-      role = in.vstr("a stream role");
-      if (ROLES.contains(role)) {
-        throw new SnapshotException(roleAt, "role '" + role + "' written as a string (it has "
-            + "a code)");
-      }
-    } else {
-      role = ROLES.get(roleCode);
-    }
-    String declaredType;
-    if (typeCode == TYPE_STRING) {
-      int typeAt = in.pos;
-      declaredType = in.vstr("a declared type");
-      if (TYPES.indexOf(declaredType) > 0) {
-        throw new SnapshotException(typeAt, "type '" + declaredType + "' written as a string "
-            + "(it has a code)");
-      }
-    } else if (typeCode >= TYPES.size()) {
-      throw new SnapshotException(descAt, "unknown type code " + typeCode);
-    } else {
-      declaredType = typeCode == 0 ? null : TYPES.get(typeCode);
-    }
+    String role = role(in, desc & 3);
+    String declaredType = type(in, descAt, (desc >>> 2) & 7);
     String fingerprint = (desc & D_FINGERPRINT_STRING) != 0
         ? notAHash(in, in.vstr("a stream fingerprint"), "a stream fingerprint")
         : hex(in, "a stream fingerprint");
@@ -343,21 +334,7 @@ final class SnapshotCodecV2 {
     int ops = in.vcount("an operator count", 2);
     OperatorState[] operators = new OperatorState[ops];
     for (int j = 0; j < ops; j++) {
-      int kindAt = in.pos;
-      long code = in.uvarint("an operator kind");
-      String kind;
-      if (code == 0) {
-        kind = in.vstr("an operator kind");
-        if (KIND_CODES.containsKey(kind)) {
-          throw new SnapshotException(kindAt, "operator kind '" + kind + "' written as a "
-              + "string (it has a code)");
-        }
-      } else if (code < 0 || code > KINDS.size()) {
-        throw new SnapshotException(kindAt, "unknown operator kind code "
-            + Long.toUnsignedString(code));
-      } else {
-        kind = KINDS.get((int) code - 1);
-      }
+      String kind = kind(in);
       operators[j] = new OperatorState(kind, values(in, "an operator's value count"));
     }
     if (!lastPresent.isPresent() && lastPresent != Value.NOVAL) {
@@ -366,6 +343,56 @@ final class SnapshotCodecV2 {
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
         (int) depth, history, List.of(operators));
+  }
+
+  /** A stream's role: {@code code}'s, or a string that follows (one without a code). */
+  static String role(SnapshotCodec.In in, int code) {
+    if (code != ROLE_STRING) {
+      return ROLES.get(code);
+    }
+    int roleAt = in.pos;
+    String role = in.vstr("a stream role");
+    if (ROLES.contains(role)) {
+      throw new SnapshotException(roleAt, "role '" + role + "' written as a string (it has "
+          + "a code)");
+    }
+    return role;
+  }
+
+  /** A declared type: {@code code}'s, or a string that follows (one without a code). */
+  static String type(SnapshotCodec.In in, int descAt, int code) {
+    if (code == TYPE_STRING) {
+      int typeAt = in.pos;
+      String declaredType = in.vstr("a declared type");
+      if (TYPES.indexOf(declaredType) > 0) {
+        throw new SnapshotException(typeAt, "type '" + declaredType + "' written as a string "
+            + "(it has a code)");
+      }
+      return declaredType;
+    }
+    if (code >= TYPES.size()) {
+      throw new SnapshotException(descAt, "unknown type code " + code);
+    }
+    return code == 0 ? null : TYPES.get(code);
+  }
+
+  /** An operator kind: a code of the kind table, or 0 and a string (a kind without a code). */
+  static String kind(SnapshotCodec.In in) {
+    int kindAt = in.pos;
+    long code = in.uvarint("an operator kind");
+    if (code == 0) {
+      String kind = in.vstr("an operator kind");
+      if (KIND_CODES.containsKey(kind)) {
+        throw new SnapshotException(kindAt, "operator kind '" + kind + "' written as a "
+            + "string (it has a code)");
+      }
+      return kind;
+    }
+    if (code < 0 || code > KINDS.size()) {
+      throw new SnapshotException(kindAt, "unknown operator kind code "
+          + Long.toUnsignedString(code));
+    }
+    return KINDS.get((int) code - 1);
   }
 
   /** A hash written as a string must not be one that has the 16-byte form. */

@@ -90,22 +90,30 @@ class MonitorSnapshotCodecTest {
         .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 0")
         .hasMessageContaining("foreign magic");
     byte[] future = sample().toBytes();
-    future[9] = 3;
+    future[9] = (byte) (MonitorSnapshot.FORMAT_VERSION + 1);
     assertThatThrownBy(() -> MonitorSnapshot.fromBytes(future))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 8")
-        .hasMessageContaining("format version 3 is not supported");
+        .hasMessageContaining("format version " + (MonitorSnapshot.FORMAT_VERSION + 1)
+            + " is not supported");
   }
 
-  /** The sample in the other format version (1 when it is 2 and the other way round). */
+  /** The sample in another format version. */
   static MonitorSnapshot inVersion(int version, MonitorSnapshot s) {
     return new MonitorSnapshot(version, s.programName(), s.definitionKey(), s.nextTick(),
         s.revision(), s.failure(), s.streams());
   }
 
-  /** A snapshot as a monitor writes it: hashes as keys, the usual roles, types and kinds. */
+  /**
+   * A snapshot as a monitor wrote it in format version 2: hashes as keys, the usual roles,
+   * types and kinds.
+   */
   static MonitorSnapshot typical() {
-    String h = "0123456789abcdef0123456789abcdef";
-    return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "counter.dsrv", h, 64,
+    return typical(2, "0123456789abcdef0123456789abcdef");
+  }
+
+  /** {@link #typical()} in format {@code version} with hashes like {@code h}. */
+  static MonitorSnapshot typical(int version, String h) {
+    return new MonitorSnapshot(version, "counter.dsrv", h, 64,
         MonitorRevision.INITIAL, null,
         List.of(new StreamState("x", "input", "Int", h.replace('0', 'f'), Value.of(63),
                 Value.of(63), 0, List.of(), List.of()),
@@ -183,6 +191,153 @@ class MonitorSnapshotCodecTest {
       assertThat(t).as("byte %d", i).isExactlyInstanceOf(SnapshotException.class);
       assertThat(t.getMessage()).contains("offset");
     }
+  }
+
+  /** A snapshot as a monitor writes it in format version 3: 16-hex-digit hashes. */
+  static MonitorSnapshot typicalV3() {
+    return typical(3, "0123456789abcdef");
+  }
+
+  @Test
+  void version2IsStillReadAndWrittenBackInVersion2() {
+    MonitorSnapshot v2 = inVersion(2, sample());
+    byte[] bytes = v2.toBytes();
+    assertThat(bytes[9]).isEqualTo((byte) 2);
+    MonitorSnapshot back = MonitorSnapshot.fromBytes(bytes);
+    assertThat(back).isEqualTo(v2);
+    assertThat(back.toBytes()).isEqualTo(bytes);
+    assertThat(sample().formatVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void version3WritesShortHashesAndLeavesOutWhatIsEmpty() {
+    MonitorSnapshot s = typicalV3();
+    byte[] bytes = s.toBytes();
+    assertThat(bytes[9]).isEqualTo((byte) 3);
+    assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+    assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+    // Field by field: magic 8, version 2, flags 1, name 13, key 8, tick 1, stream count 1;
+    // x: name 2, descriptor 1, fingerprint 8, value 1, last present 1; z: name 2, descriptor 1,
+    // fingerprint 8, value 3 (2016), depth 1, history 2 (a reference to 2016), operator count
+    // 1; IntArith: code 1, count 1, values 1 (reference) + 1 + 2 + 1 + 3 + 1 + 11 + 11; Lift 2;
+    // Strict;f=0 (no code): 1 + 11 + 1 + 1; checksum 4.
+    assertThat(bytes.length).isEqualTo(34 + 13 + 18 + 33 + 2 + 14 + 4);
+    assertThat(bytes.length).isLessThan(typical().toBytes().length);
+    // Keys and fingerprints of another length are strings (each way of writing it is refused
+    // the other way: see version3RefusesTheLongerOfTwoEncodings).
+    MonitorSnapshot longKeys = typical(3, "0123456789abcdef0123456789abcdef");
+    assertThat(MonitorSnapshot.fromBytes(longKeys.toBytes())).isEqualTo(longKeys);
+  }
+
+  @Test
+  void version3ReadsAnIntReferenceAsTheIntItNames() {
+    List<Value> ints = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      ints.add(Value.of(1000L * (i % 11)));
+      ints.add(Value.of(-1000L * (i % 3)));
+      ints.add(Value.list(Value.of(1000L * (i % 11)), Value.of(Long.MIN_VALUE)));
+    }
+    MonitorSnapshot s = new MonitorSnapshot(3, "p", "0123456789abcdef", 1,
+        MonitorRevision.INITIAL, null, List.of(new StreamState("z", "output", null,
+            "fedcba9876543210", Value.of(Long.MIN_VALUE), Value.NOVAL, 0, List.of(),
+            List.of(new OperatorState("Update", ints)))));
+    byte[] bytes = s.toBytes();
+    assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+    assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+  }
+
+  @Test
+  void version3RefusesTheLongerOfTwoEncodings() {
+    MonitorSnapshot base = typicalV3();
+    // A value written again instead of the reference to it.
+    assertRefused(v3WithLiteral(base), "a reference to it is shorter");
+    // A zero revision written out.
+    byte[] ok = base.toBytes();
+    int flags = 10;
+    int tickAt = flags + 1 + 13 + 8;
+    byte[] zeroRevision = insert(ok, tickAt + 1, new byte[] {0, 0});
+    zeroRevision[flags] |= 4;
+    assertRefused(zeroRevision, "zero revision");
+    // A key of 16 hex digits written as a string.
+    byte[] keyText = splice(ok, flags + 1 + 13, 8, concat(new byte[] {16},
+        "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    keyText[flags] |= 2;
+    assertRefused(keyText, "8-byte form");
+    // A NoVal last present value written out: x's descriptor says one follows its value.
+    int xDesc = tickAt + 1 + 1 + 2;
+    assertThat(ok[xDesc] & 0x40).isEqualTo(0x40);
+    byte[] noval = ok.clone();
+    noval[xDesc + 1 + 8 + 1] = 0;
+    assertRefused(noval, "NoVal last present value written out");
+    // An input without history and operators written with them.
+    byte[] empty = insert(ok, xDesc + 1 + 8 + 2, new byte[] {0, 0, 0});
+    empty[xDesc] |= (byte) 0x80;
+    assertRefused(empty, "no history and no operators written out");
+  }
+
+  /** {@code base}'s bytes with a reference to an Int replaced by the Int written again. */
+  private static byte[] v3WithLiteral(MonitorSnapshot base) {
+    byte[] ok = base.toBytes();
+    // z's history holds 2016, its value's literal just before: 05 C0 1F, then depth 1, count
+    // 1 and the reference 0x0A.
+    for (int i = 0; i + 5 < ok.length; i++) {
+      if (ok[i] == 5 && ok[i + 1] == (byte) 0xC0 && ok[i + 2] == 0x1F && ok[i + 3] == 1
+          && ok[i + 4] == 1 && ok[i + 5] == 0x0A) {
+        return splice(ok, i + 5, 1, new byte[] {5, (byte) 0xC0, 0x1F});
+      }
+    }
+    throw new AssertionError("no reference to 2016 found");
+  }
+
+  private static void assertRefused(byte[] bytes, String reason) {
+    fixChecksum(bytes);
+    assertThatThrownBy(() -> MonitorSnapshot.fromBytes(bytes))
+        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset")
+        .hasMessageContaining(reason);
+  }
+
+  private static byte[] insert(byte[] b, int at, byte[] what) {
+    return splice(b, at, 0, what);
+  }
+
+  private static byte[] splice(byte[] b, int at, int remove, byte[] what) {
+    byte[] out = new byte[b.length - remove + what.length];
+    System.arraycopy(b, 0, out, 0, at);
+    System.arraycopy(what, 0, out, at, what.length);
+    System.arraycopy(b, at + remove, out, at + what.length, b.length - at - remove);
+    return out;
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    return splice(a, a.length, 0, b);
+  }
+
+  @Test
+  void version3TruncationAndCorruptionAreSnapshotExceptions() {
+    byte[] bytes = typicalV3().toBytes();
+    for (int len = 0; len < bytes.length; len++) {
+      byte[] prefix = java.util.Arrays.copyOf(bytes, len);
+      Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(prefix));
+      assertThat(t).as("prefix of %d bytes", len).isExactlyInstanceOf(SnapshotException.class);
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      byte[] bad = bytes.clone();
+      bad[i] ^= 0x01;
+      Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(bad));
+      assertThat(t).as("byte %d", i).isExactlyInstanceOf(SnapshotException.class);
+      assertThat(t.getMessage()).contains("offset");
+    }
+  }
+
+  @Test
+  void aShortHashNamesTheFullOne() {
+    String full = "0123456789abcdef0123456789abcdef";
+    assertThat(MonitorSnapshot.shortHash(full)).isEqualTo("0123456789abcdef");
+    assertThat(MonitorSnapshot.sameHash("0123456789abcdef", full)).isTrue();
+    assertThat(MonitorSnapshot.sameHash(full, full)).isTrue();
+    assertThat(MonitorSnapshot.sameHash("0123456789abcdee", full)).isFalse();
+    assertThat(MonitorSnapshot.sameHash("0123456789abcdef01", full)).isFalse();
+    assertThat(MonitorSnapshot.sameHash(full, "0123456789abcdef")).isFalse();
   }
 
   @Test

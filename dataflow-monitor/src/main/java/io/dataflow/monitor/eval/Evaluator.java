@@ -4,7 +4,6 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.MonitorException;
 import io.dataflow.core.Row;
 import io.dataflow.monitor.lang.CheckedSpec;
-import io.dataflow.monitor.lang.Compiler;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -119,7 +118,7 @@ public final class Evaluator {
       StreamCell old = donor == null ? null : donor.cellNamed(name);
       if (old == null) {
         cells[i] = new StreamCell(name, i, this);
-        cells[i].ring = depth > 0 ? new HistoryRing(depth) : null;
+        cells[i].ring = depth > 0 ? HistoryRing.ofCell(depth) : null;
       } else {
         cells[i] = adopt(old, i, depth, takeover.keepState()[i], takeover.keepHistory()[i],
             report);
@@ -194,8 +193,7 @@ public final class Evaluator {
     this.ringCells = select(cells, c -> c.ring != null);
     // Lambda call sites register their instances' state lazily, so they commit too.
     for (StreamCell c : cells) {
-      c.commitsGrow = c.root != null && Compiler.containsCallSite(
-          spec.streams().get(c.index).equation().expr());
+      c.commitsGrow = c.root != null && spec.hasCallSite(c.index);
     }
     this.committing = select(cells, c -> !c.commits.isEmpty() || c.commitsGrow);
     boolean[] checked = new boolean[n];
@@ -236,7 +234,7 @@ public final class Evaluator {
     if (depth == 0) {
       old.ring = null;
     } else if (old.ring == null) {
-      old.ring = new HistoryRing(depth);
+      old.ring = HistoryRing.ofCell(depth);
     } else {
       old.ring.resize(depth);
       if (report != null && old.ring.size() > 0) {
@@ -351,24 +349,6 @@ public final class Evaluator {
   /** One cell per stream, in declaration order. */
   public StreamCell[] cells() {
     return cells;
-  }
-
-  /** The streams' own history rings (by identity), built on first use (snapshots). */
-  private java.util.Set<HistoryRing> cellRings;
-
-  /** The streams' own history rings, by identity (a snapshot saves them with their cell). */
-  java.util.Set<HistoryRing> cellRings() {
-    if (cellRings == null) {
-      java.util.Set<HistoryRing> rings = java.util.Collections.newSetFromMap(
-          new java.util.IdentityHashMap<>());
-      for (StreamCell c : cells) {
-        if (c.ring != null) {
-          rings.add(c.ring);
-        }
-      }
-      cellRings = rings;
-    }
-    return cellRings;
   }
 
   /** The computed streams in evaluation order. */

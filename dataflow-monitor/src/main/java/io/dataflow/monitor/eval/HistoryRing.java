@@ -22,7 +22,23 @@ public final class HistoryRing {
   /** How many samples are held. */
   public int size;
 
+  /**
+   * Whether this is a stream's own ring (a snapshot saves it with the stream's cell), not a
+   * delay's or a body's private one (operator state).
+   */
+  final boolean ofCell;
+
   HistoryRing(int depth) {
+    this(depth, false);
+  }
+
+  /** A stream's own ring. */
+  static HistoryRing ofCell(int depth) {
+    return new HistoryRing(depth, true);
+  }
+
+  private HistoryRing(int depth, boolean ofCell) {
+    this.ofCell = ofCell;
     if (depth <= 0) {
       throw new IllegalArgumentException("depth must be positive: " + depth);
     }

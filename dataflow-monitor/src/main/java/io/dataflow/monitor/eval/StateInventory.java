@@ -37,7 +37,6 @@ final class StateInventory {
       "heldRightTag", "heldRight", "lt", "lv", "rt", "rv");
 
   private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final Set<HistoryRing> cellRings = Collections.newSetFromMap(new IdentityHashMap<>());
   private final IdentityHashMap<Node, StreamCell> roots = new IdentityHashMap<>();
 
   private static final class Refused extends RuntimeException {
@@ -62,9 +61,6 @@ final class StateInventory {
 
   private void scan(Evaluator e) {
     for (StreamCell c : e.cells) {
-      if (c.ring != null) {
-        cellRings.add(c.ring);
-      }
       if (c.root != null) {
         roots.put(c.root, c);
       }
@@ -102,7 +98,7 @@ final class StateInventory {
       return;
     }
     if (o instanceof HistoryRing ring) {
-      if (!cellRings.contains(ring)) {
+      if (!ring.ofCell) {
         rings.add(ring);
         shape.append("ring").append(ring.depth()).append(';');
       }

@@ -55,7 +55,6 @@ public final class StateWalker {
   private final Evaluator evaluator;
   private final String stream;
   private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>(8));
-  private final Set<HistoryRing> cellRings;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
   /** Per stream name, the lambdas of its equation in source order (what closures name). */
@@ -66,7 +65,6 @@ public final class StateWalker {
   private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load) {
     this.evaluator = evaluator;
     this.stream = stream;
-    this.cellRings = evaluator.cellRings();
     this.saved = load == null ? new ArrayList<>() : null;
     this.loading = load == null ? null : load.iterator();
     this.lambdas = lambdas(evaluator);
@@ -221,7 +219,7 @@ public final class StateWalker {
       return;
     }
     if (o instanceof HistoryRing ring) {
-      if (!cellRings.contains(ring)) {
+      if (!ring.ofCell) {
         ring(ring);
       }
       return;
@@ -685,6 +683,9 @@ public final class StateWalker {
       throw mismatch("the snapshot has no state for operator " + kind);
     }
     OperatorState op = loading.next();
+    if (op.kind().equals(kind)) {
+      return op; // the usual case: no suffix
+    }
     int semi = op.kind().indexOf(';');
     String k = semi < 0 ? op.kind() : op.kind().substring(0, semi);
     if (!k.equals(kind)) {

@@ -26,6 +26,8 @@ public final class CheckedSpec {
   private final int[] outputIndex;
   private final boolean hasDynamic;
   private final boolean hasLambda;
+  /** Per stream, whether its equation has a lambda call site (see hasCallSite). */
+  private final boolean[] callSites;
 
   CheckedSpec(String file, TypingLevel typing, Checker.Result checked, Map<Expr, Type> types,
       boolean[] needsCheck) {
@@ -40,6 +42,7 @@ public final class CheckedSpec {
     List<Integer> out = new ArrayList<>();
     boolean dynamic = false;
     boolean lambda = false;
+    this.callSites = new boolean[n];
     for (Checker.Stream s : checked.streams()) {
       streamTypes[s.index()] = typing == TypingLevel.UNTYPED || s.declared() == null ? Type.ANY
           : s.declared();
@@ -51,12 +54,22 @@ public final class CheckedSpec {
       if (s.equation() != null) {
         dynamic |= Compiler.containsDynamic(s.equation().expr());
         lambda |= Compiler.containsLambda(s.equation().expr());
+        callSites[s.index()] = Compiler.containsCallSite(s.equation().expr());
       }
     }
     this.inputIndex = in.stream().mapToInt(Integer::intValue).toArray();
     this.outputIndex = out.stream().mapToInt(Integer::intValue).toArray();
     this.hasDynamic = dynamic;
     this.hasLambda = lambda;
+  }
+
+  /**
+   * Whether stream {@code index}'s equation has a lambda call site ({@code Compiler
+   * .containsCallSite}), found once per specification: every evaluator built for it (each
+   * restore) asks.
+   */
+  public boolean hasCallSite(int index) {
+    return callSites[index];
   }
 
   /** The file name used in messages and source locations. */

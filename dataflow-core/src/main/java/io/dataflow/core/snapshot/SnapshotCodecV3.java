@@ -1,0 +1,476 @@
+package io.dataflow.core.snapshot;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.MonitorRevision;
+import io.dataflow.core.Value;
+import io.dataflow.core.ValueFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Format version 3 of a {@link MonitorSnapshot} (docs/snapshots.md has the layout table): the
+ * self-description of version 2 (magic, version, program name, definition key, per stream
+ * name, role, declared type and fingerprint, every value tagged, CRC32C), smaller:
+ *
+ * <ul>
+ *   <li>the definition key and the fingerprints are 64-bit prefixes of their SHA-256 digests
+ *       (16 hex digits in the record, 8 bytes in the file; {@link MonitorSnapshot#sameHash}
+ *       compares such a prefix with a program's full hash);
+ *   <li>a zero revision, a NoVal last present value, and a stream without history and
+ *       operators (an input) take no bytes but a flag bit;
+ *   <li>an Int outside the tag byte that was written in the last {@link #RECENT} Int literals
+ *       is written as a one-byte reference to it (a stream's value repeats in its history and
+ *       in its operators' memories).
+ * </ul>
+ *
+ * <p>One encoding per snapshot, as in version 2: the reader refuses the longer of two
+ * encodings (a varint not in its shortest form, a string where a code or the 8-byte form
+ * exists, an Int literal where a tag or a reference exists, a flag bit set for what it would
+ * have left out), so what reads writes back as the same bytes.
+ */
+final class SnapshotCodecV3 {
+  static final int VERSION = 3;
+
+  // Value tags beyond version 2's (0..9 and the small Ints from 0x40, as there).
+  /** Tags {@code T_RECENT + k}: the k-th most recent Int literal (0 the newest). */
+  private static final int T_RECENT = 10;
+  /** How many Int literals a reference can reach back. */
+  static final int RECENT = 8;
+  private static final int T_SMALL = 0x40;
+  private static final int SMALL_ZERO = 0x60;
+  private static final long SMALL_MIN = T_SMALL - SMALL_ZERO;
+  private static final long SMALL_MAX = 0xFF - SMALL_ZERO;
+  private static final Value[] SMALL_INTS = new Value[0x100 - T_SMALL];
+
+  static {
+    for (int i = 0; i < SMALL_INTS.length; i++) {
+      SMALL_INTS[i] = Value.of((long) (i + T_SMALL - SMALL_ZERO));
+    }
+  }
+
+  // The flags byte of the header.
+  private static final int F_FAILURE = 1;
+  private static final int F_KEY_STRING = 2;
+  private static final int F_REVISION = 4;
+  // The descriptor byte of a stream: role (bits 0-1), type (bits 2-4), then these.
+  private static final int D_FINGERPRINT_STRING = 0x20;
+  private static final int D_LAST_PRESENT = 0x40;
+  private static final int D_STATE = 0x80;
+
+  /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
+  private final long[] recent = new long[RECENT];
+  private int written;
+
+  private SnapshotCodecV3() {}
+
+  // ---- writing ----
+
+  static byte[] encode(MonitorSnapshot s) {
+    return new SnapshotCodecV3().write(s);
+  }
+
+  private byte[] write(MonitorSnapshot s) {
+    SnapshotCodec.Out out = new SnapshotCodec.Out(estimate(s));
+    out.raw(SnapshotCodec.MAGIC);
+    out.u16(VERSION);
+    boolean keyBytes = isHash(s.definitionKey());
+    Failure f = s.failure();
+    MonitorRevision r = s.revision();
+    boolean revision = r.root() != 0 || r.properties() != 0;
+    out.u8((f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
+        | (revision ? F_REVISION : 0));
+    out.vstr(s.programName());
+    hash(out, s.definitionKey(), keyBytes);
+    out.uvarint(s.nextTick());
+    if (revision) {
+      out.svarint(r.root());
+      out.svarint(r.properties());
+    }
+    if (f != null) {
+      out.svarint(f.tick());
+      if (f.stream() == null) {
+        out.u8(0);
+      } else {
+        out.u8(1);
+        out.vstr(f.stream());
+      }
+      out.vstr(f.reason());
+    }
+    List<StreamState> streams = s.streams();
+    out.uvarint(streams.size());
+    for (int i = 0, n = streams.size(); i < n; i++) {
+      stream(out, streams.get(i));
+    }
+    return out.finish();
+  }
+
+  private void stream(SnapshotCodec.Out out, StreamState st) {
+    out.vstr(st.name());
+    int role = SnapshotCodecV2.roleCode(st.role());
+    int type = SnapshotCodecV2.typeCode(st.declaredType());
+    boolean fpBytes = isHash(st.fingerprint());
+    boolean lastPresent = st.lastPresent() != Value.NOVAL;
+    boolean state = st.historyDepth() > 0 || !st.operators().isEmpty();
+    out.u8(role | type << 2 | (fpBytes ? 0 : D_FINGERPRINT_STRING)
+        | (lastPresent ? D_LAST_PRESENT : 0) | (state ? D_STATE : 0));
+    if (role == SnapshotCodecV2.ROLE_STRING) {
+      out.vstr(st.role());
+    }
+    if (type == SnapshotCodecV2.TYPE_STRING) {
+      out.vstr(st.declaredType());
+    }
+    hash(out, st.fingerprint(), fpBytes);
+    value(out, st.current());
+    if (lastPresent) {
+      value(out, st.lastPresent());
+    }
+    if (!state) {
+      return;
+    }
+    out.uvarint(st.historyDepth());
+    values(out, st.history());
+    List<OperatorState> ops = st.operators();
+    out.uvarint(ops.size());
+    for (int j = 0, n = ops.size(); j < n; j++) {
+      OperatorState op = ops.get(j);
+      int code = SnapshotCodecV2.kindCode(op.kind());
+      if (code == 0) {
+        out.u8(0);
+        out.vstr(op.kind());
+      } else {
+        out.uvarint(code);
+      }
+      values(out, op.values());
+    }
+  }
+
+  /** A size that holds the usual snapshot, so the buffer rarely grows. */
+  private static int estimate(MonitorSnapshot s) {
+    int n = 48 + s.programName().length();
+    for (StreamState st : s.streams()) {
+      n += 16 + st.name().length() + 3 * st.history().size();
+      for (OperatorState op : st.operators()) {
+        n += 2 + 2 * op.values().size();
+      }
+    }
+    return n;
+  }
+
+  private void values(SnapshotCodec.Out out, List<Value> vs) {
+    out.uvarint(vs.size());
+    for (int i = 0, n = vs.size(); i < n; i++) {
+      value(out, vs.get(i));
+    }
+  }
+
+  private void value(SnapshotCodec.Out out, Value v) {
+    switch (v.kind()) {
+      case Kind.NOVAL -> out.u8(SnapshotCodecV2.T_NOVAL);
+      case Kind.DEFERRED -> out.u8(SnapshotCodecV2.T_DEFERRED);
+      case Kind.UNIT -> out.u8(SnapshotCodecV2.T_UNIT);
+      case Kind.BOOL -> out.u8(v.asBoolean() ? SnapshotCodecV2.T_TRUE : SnapshotCodecV2.T_FALSE);
+      case Kind.INT -> {
+        long x = v.asLong();
+        if (x >= SMALL_MIN && x <= SMALL_MAX) {
+          out.u8((int) (x + SMALL_ZERO));
+          return;
+        }
+        int k = recentIndex(x);
+        if (k >= 0) {
+          out.u8(T_RECENT + k);
+        } else {
+          out.u8(SnapshotCodecV2.T_INT);
+          out.svarint(x);
+          remember(x);
+        }
+      }
+      case Kind.FLOAT -> {
+        out.u8(SnapshotCodecV2.T_FLOAT);
+        out.i64(Double.doubleToRawLongBits(v.asDouble()));
+      }
+      case Kind.STR -> {
+        out.u8(SnapshotCodecV2.T_STR);
+        out.vstr(v.asString());
+      }
+      case Kind.LIST -> {
+        out.u8(SnapshotCodecV2.T_LIST);
+        values(out, v.asList());
+      }
+      case Kind.MAP -> {
+        out.u8(SnapshotCodecV2.T_MAP);
+        out.uvarint(v.asMap().size());
+        for (var e : v.asMap().entrySet()) {
+          out.vstr(e.getKey());
+          value(out, e.getValue());
+        }
+      }
+      default -> throw new IllegalArgumentException("a snapshot cannot hold " + v);
+    }
+  }
+
+  /** Where {@code x} is among the recent Int literals (0 the newest), or -1. */
+  private int recentIndex(long x) {
+    int n = Math.min(written, RECENT);
+    for (int k = 0; k < n; k++) {
+      if (recent[(written - 1 - k) & (RECENT - 1)] == x) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  private void remember(long x) {
+    recent[written & (RECENT - 1)] = x;
+    written++;
+  }
+
+  /** Whether a hash is 16 lowercase hex digits (what has the 8-byte form). */
+  static boolean isHash(String text) {
+    if (text.length() != 16) {
+      return false;
+    }
+    for (int i = 0; i < 16; i++) {
+      char c = text.charAt(i);
+      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void hash(SnapshotCodec.Out out, String text, boolean asBytes) {
+    if (!asBytes) {
+      out.vstr(text);
+      return;
+    }
+    out.ensure(8);
+    for (int i = 0; i < 8; i++) {
+      out.buf[out.pos++] = (byte) (Character.digit(text.charAt(2 * i), 16) << 4
+          | Character.digit(text.charAt(2 * i + 1), 16));
+    }
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private static String hex(SnapshotCodec.In in, String what) {
+    in.need(8, what);
+    byte[] c = new byte[16];
+    for (int i = 0; i < 8; i++) {
+      int b = in.data[in.pos + i] & 0xFF;
+      c[2 * i] = (byte) HEX[b >>> 4];
+      c[2 * i + 1] = (byte) HEX[b & 0xF];
+    }
+    in.pos += 8;
+    return new String(c, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /** A hash written as a string must not be one that has the 8-byte form. */
+  private static String notAHash(SnapshotCodec.In in, int at, String s, String what) {
+    if (isHash(s)) {
+      throw new SnapshotException(at, what + " written as a string (it has the 8-byte form)");
+    }
+    return s;
+  }
+
+  // ---- reading ----
+
+  /** The content after magic and version; {@code in} stands after the version. */
+  static MonitorSnapshot decode(SnapshotCodec.In in) {
+    return new SnapshotCodecV3().read(in);
+  }
+
+  private MonitorSnapshot read(SnapshotCodec.In in) {
+    int flagsAt = in.pos;
+    int flags = in.u8("the header flags");
+    if ((flags & ~(F_FAILURE | F_KEY_STRING | F_REVISION)) != 0) {
+      throw new SnapshotException(flagsAt, "unknown header flags " + Integer.toHexString(flags));
+    }
+    String program = in.vstr("the program name");
+    int keyAt = in.pos;
+    String key = (flags & F_KEY_STRING) != 0
+        ? notAHash(in, keyAt, in.vstr("the definition key"), "the definition key")
+        : hex(in, "the definition key");
+    long tickAt = in.pos;
+    long nextTick = in.uvarint("the next tick");
+    if (nextTick < 0) {
+      throw new SnapshotException(tickAt, "negative next tick " + nextTick);
+    }
+    MonitorRevision revision = MonitorRevision.INITIAL;
+    if ((flags & F_REVISION) != 0) {
+      int revAt = in.pos;
+      long root = in.svarint("the revision");
+      long properties = in.svarint("the revision");
+      if (root == 0 && properties == 0) {
+        throw new SnapshotException(revAt, "a zero revision written out (its flag is for a "
+            + "revision other than zero)");
+      }
+      revision = new MonitorRevision(root, properties);
+    }
+    Failure failure = null;
+    if ((flags & F_FAILURE) != 0) {
+      long tick = in.svarint("the failure's tick");
+      String stream = in.flag("the failure's stream flag") == 1 ? in.vstr("the failure's stream")
+          : null;
+      failure = new Failure(tick, stream, in.vstr("the failure's reason"));
+    }
+    int n = in.vcount("the stream count", 4);
+    StreamState[] streams = new StreamState[n];
+    for (int i = 0; i < n; i++) {
+      streams[i] = stream(in);
+    }
+    in.checksum();
+    return new MonitorSnapshot(VERSION, program, key, nextTick, revision, failure,
+        List.of(streams));
+  }
+
+  private StreamState stream(SnapshotCodec.In in) {
+    int at = in.pos;
+    String name = in.vstr("a stream name");
+    int descAt = in.pos;
+    int desc = in.u8("a stream descriptor");
+    int typeCode = (desc >>> 2) & 7;
+    String role = SnapshotCodecV2.role(in, desc & 3);
+    String declaredType = SnapshotCodecV2.type(in, descAt, typeCode);
+    int fpAt = in.pos;
+    String fingerprint = (desc & D_FINGERPRINT_STRING) != 0
+        ? notAHash(in, fpAt, in.vstr("a stream fingerprint"), "a stream fingerprint")
+        : hex(in, "a stream fingerprint");
+    Value current = value(in, 0);
+    Value lastPresent = Value.NOVAL;
+    if ((desc & D_LAST_PRESENT) != 0) {
+      int lastAt = in.pos;
+      lastPresent = value(in, 0);
+      if (lastPresent == Value.NOVAL) {
+        throw new SnapshotException(lastAt, "stream '" + name + "': a NoVal last present value "
+            + "written out (its flag is for a present one)");
+      }
+      if (!lastPresent.isPresent()) {
+        throw new SnapshotException(at, "stream '" + name + "': last present value is "
+            + lastPresent);
+      }
+    }
+    if ((desc & D_STATE) == 0) {
+      return new StreamState(name, role, declaredType, fingerprint, current, lastPresent, 0,
+          List.of(), List.of());
+    }
+    long depthAt = in.pos;
+    long depth = in.uvarint("a history depth");
+    if (depth < 0 || depth > Integer.MAX_VALUE) {
+      throw new SnapshotException(depthAt, "history depth " + Long.toUnsignedString(depth)
+          + " out of range");
+    }
+    List<Value> history = values(in, "a history length");
+    if (history.size() > depth) {
+      throw new SnapshotException(depthAt, "stream '" + name + "' holds " + history.size()
+          + " history samples for a depth of " + depth);
+    }
+    int opsAt = in.pos;
+    int ops = in.vcount("an operator count", 2);
+    if (depth == 0 && ops == 0) {
+      throw new SnapshotException(opsAt, "stream '" + name + "': no history and no operators "
+          + "written out (its flag is for a stream with either)");
+    }
+    OperatorState[] operators = new OperatorState[ops];
+    for (int j = 0; j < ops; j++) {
+      String kind = SnapshotCodecV2.kind(in);
+      operators[j] = new OperatorState(kind, values(in, "an operator's value count"));
+    }
+    return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
+        (int) depth, history, List.of(operators));
+  }
+
+  private List<Value> values(SnapshotCodec.In in, String what) {
+    int n = in.vcount(what, 1);
+    if (n == 0) {
+      return List.of();
+    }
+    Value[] out = new Value[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = value(in, 0);
+    }
+    return List.of(out); // immutable already: the records keep it without another copy
+  }
+
+  private Value value(SnapshotCodec.In in, int depth) {
+    int at = in.pos;
+    if (depth > SnapshotCodec.MAX_NESTING) {
+      throw new SnapshotException(at, "values nest deeper than " + SnapshotCodec.MAX_NESTING);
+    }
+    int tag = in.u8("a value's tag");
+    if (tag >= T_SMALL) {
+      return SMALL_INTS[tag - T_SMALL];
+    }
+    switch (tag) {
+      case SnapshotCodecV2.T_NOVAL:
+        return Value.NOVAL;
+      case SnapshotCodecV2.T_DEFERRED:
+        return Value.DEFERRED;
+      case SnapshotCodecV2.T_UNIT:
+        return Value.UNIT;
+      case SnapshotCodecV2.T_FALSE:
+        return Value.FALSE;
+      case SnapshotCodecV2.T_TRUE:
+        return Value.TRUE;
+      case SnapshotCodecV2.T_INT: {
+        long x = in.svarint("an Int");
+        if (x >= SMALL_MIN && x <= SMALL_MAX) {
+          throw new SnapshotException(at, "Int " + x + " written long (it fits the tag byte)");
+        }
+        if (recentIndex(x) >= 0) {
+          throw new SnapshotException(at, "Int " + x + " written again (a reference to it "
+              + "is shorter)");
+        }
+        remember(x);
+        return Value.of(x);
+      }
+      case SnapshotCodecV2.T_FLOAT:
+        return Value.of(Double.longBitsToDouble(in.i64("a Float")));
+      case SnapshotCodecV2.T_STR:
+        return Value.of(in.vstr("a Str"));
+      case SnapshotCodecV2.T_LIST: {
+        int n = in.vcount("a List's length", 1);
+        List<Value> elements = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          elements.add(element(in, depth));
+        }
+        return new Value.List(elements);
+      }
+      case SnapshotCodecV2.T_MAP: {
+        int n = in.vcount("a Map's size", 2);
+        TreeMap<String, Value> entries = new TreeMap<>(ValueFormat.CODE_POINT_ORDER);
+        String previous = null;
+        for (int i = 0; i < n; i++) {
+          int keyAt = in.pos;
+          String k = in.vstr("a Map key");
+          if (previous != null && ValueFormat.CODE_POINT_ORDER.compare(previous, k) >= 0) {
+            throw new SnapshotException(keyAt, "Map keys out of order or repeated: '"
+                + previous + "' then '" + k + "'");
+          }
+          previous = k;
+          entries.put(k, element(in, depth));
+        }
+        return new Value.Map(entries);
+      }
+      default:
+        if (tag >= T_RECENT && tag < T_RECENT + RECENT) {
+          int k = tag - T_RECENT;
+          if (k >= written) {
+            throw new SnapshotException(at, "a reference to Int literal " + (k + 1)
+                + " back, but " + written + " were written");
+          }
+          return Value.of(recent[(written - 1 - k) & (RECENT - 1)]);
+        }
+        throw new SnapshotException(at, "unknown value tag " + tag);
+    }
+  }
+
+  private Value element(SnapshotCodec.In in, int depth) {
+    int at = in.pos;
+    Value v = value(in, depth + 1);
+    if (!v.isPresent()) {
+      throw new SnapshotException(at, "a collection cannot hold " + v);
+    }
+    return v;
+  }
+}
