@@ -704,6 +704,9 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
         checkpoint(now); // inside a batch too: positions count single ticks
       }
     }
+    if (ticks == null) {
+      b.evaluated(); // the engine copied what it needed: the source may fill the columns again
+    }
     return true;
   }
 
