@@ -617,16 +617,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     try {
       if (item instanceof Ingress.Single one) {
         take(one.source(), one.tick(), counterOf(one.source()), now);
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Data d && takeBatch(d, now)) {
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
         long[] taken = counterOf(d.source()); // looked up once per batch, counted per tick
         for (int i = 0, n = ticks.size(); i < n; i++) {
           take(d.source(), ticks.get(i), taken, now);
         }
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Control c) {
         consumed(c.source(), 1); // a control item is one item of its source's input
         window.flush();
@@ -658,6 +658,19 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       fail(e.component(), e.getCause(), now);
     } catch (RuntimeException e) {
       fail(componentOf(e), e, now);
+    }
+  }
+
+  /**
+   * After a delivered tick or batch: the engine's flush for sources that deliver what they have
+   * before they wait ({@link io.dataflow.core.ExecutionPolicy#flushEachDelivery()}), unless
+   * more input is already queued behind it. The flush then comes after the last of that input:
+   * output is pushed as soon as the owner has caught up with its input, which is when a paused
+   * input needs it, and a stream that keeps the queue busy is not written once per batch.
+   */
+  private void endOfDelivery() throws IOException {
+    if (nothingAdmitted()) {
+      engine.endOfDelivery();
     }
   }
 
