@@ -70,6 +70,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private final InputSession input;
   private final OutputSession output;
   private final DirectDataflowEngine engine;
+  /** The policy's flush after a delivery: only then is the queue looked at after each item. */
+  private final boolean flushEachDelivery;
   private final InputWindowBuffer window;
   private final ControlHandler controlHandler;
   private final Duration closeTimeout;
@@ -143,6 +145,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       b.warnings.warn(m);
     };
     this.engine = new DirectDataflowEngine(b.monitor, output, b.policy, sink);
+    this.flushEachDelivery = b.policy.flushEachDelivery();
     this.window = new InputWindowBuffer(b.window, engine, timers);
     this.api = ingress.contextFor(API_SOURCE, true);
     publishStatus();
@@ -669,7 +672,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
    * input needs it, and a stream that keeps the queue busy is not written once per batch.
    */
   private void endOfDelivery() throws IOException {
-    if (nothingAdmitted()) {
+    // The policy first: reading the queue's indices per tick would cost a single-tick producer.
+    if (flushEachDelivery && nothingAdmitted()) {
       engine.endOfDelivery();
     }
   }
