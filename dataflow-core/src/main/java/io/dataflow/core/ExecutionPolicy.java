@@ -5,9 +5,10 @@ package io.dataflow.core;
  * the policy only decides when buffered rows are pushed to their destinations.
  *
  * @param flushEvery flush after this many ticks (1 = after every tick)
- * @param flushEachDelivery also flush after the last tick of every delivered batch: an
- *     interactive source that delivers what it has read before it waits for more sees each
- *     output as soon as its input was evaluated, while a busy one is flushed in blocks
+ * @param flushEachDelivery also flush after the last tick of every delivered batch that no
+ *     other input is queued behind (else after the last of that input): an interactive source
+ *     that delivers what it has read before it waits for more sees each output as soon as its
+ *     input was evaluated, while a busy one is flushed in blocks
  */
 public record ExecutionPolicy(int flushEvery, boolean flushEachDelivery) {
   /** Flush after every tick: lowest latency. */

@@ -3,6 +3,7 @@ package io.dataflow.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A delivery unit of one or more logical ticks, in order. Batch boundaries never change
@@ -20,17 +21,20 @@ import java.util.Objects;
 public final class TickBatch {
   private final TickShape shape;
   private final TickColumns columns;
+  private final Consumer<TickColumns> whenEvaluated; // null: the columns are left to the GC
   private List<Tick> ticks; // made on first use for a columnar batch (a benign race: immutable)
 
   private TickBatch(List<Tick> ticks) {
     this.ticks = ticks;
     this.shape = null;
     this.columns = null;
+    this.whenEvaluated = null;
   }
 
-  private TickBatch(TickShape shape, TickColumns columns) {
+  private TickBatch(TickShape shape, TickColumns columns, Consumer<TickColumns> whenEvaluated) {
     this.shape = shape;
     this.columns = columns;
+    this.whenEvaluated = whenEvaluated;
   }
 
   /** A batch of the given ticks. */
@@ -52,12 +56,38 @@ public final class TickBatch {
    * @throws IllegalArgumentException when the widths differ
    */
   public static TickBatch ofColumns(TickShape shape, TickColumns columns) {
+    return ofColumns(shape, columns, null);
+  }
+
+  /**
+   * As {@link #ofColumns(TickShape, TickColumns)}, and the runtime hands the columns to
+   * {@code whenEvaluated} (on its owner thread) once it has evaluated every tick of the batch
+   * and reads the columns no more, so that a source can fill them again instead of allocating
+   * new ones for every batch. It may never do so (a batch evaluated tick by tick, dropped or
+   * failed): the columns are then left to the garbage collector.
+   *
+   * @param whenEvaluated takes the columns back, or null
+   * @throws IllegalArgumentException when the widths differ
+   */
+  public static TickBatch ofColumns(TickShape shape, TickColumns columns,
+      Consumer<TickColumns> whenEvaluated) {
     Objects.requireNonNull(shape, "shape");
     if (shape.size() != columns.width()) {
       throw new IllegalArgumentException("shape " + shape + " for columns of width "
           + columns.width());
     }
-    return new TickBatch(shape, columns);
+    return new TickBatch(shape, columns, whenEvaluated);
+  }
+
+  /**
+   * For the runtime: every tick of this columnar batch was evaluated and its columns are read
+   * no more; hands them to the batch's {@code whenEvaluated}, if any. Once per batch, and
+   * never for a batch whose ticks were made into {@link #ticks()} (they may still be read).
+   */
+  public void evaluated() {
+    if (whenEvaluated != null && ticks == null) {
+      whenEvaluated.accept(columns);
+    }
   }
 
   /** The ticks, in order (made from the columns on first use for a columnar batch). */

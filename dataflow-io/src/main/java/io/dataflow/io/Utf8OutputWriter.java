@@ -102,8 +102,11 @@ abstract class Utf8OutputWriter implements OutputWriter {
   }
 
   private void putInt(int v) {
-    int len = v < 100000 ? (v < 100 ? (v < 10 ? 1 : 2) : v < 1000 ? 3 : v < 10000 ? 4 : 5)
-        : v < 10000000 ? (v < 1000000 ? 6 : 7) : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    // The digit count without a branch per magnitude: a ladder of comparisons let C2 compile
+    // only the magnitudes seen so far, and each longer number (tick 100000, 1000000, ...) then
+    // deoptimised the writer and everything it was inlined into.
+    int t = ((32 - Integer.numberOfLeadingZeros(v | 1)) * 1233) >>> 12; // about log10
+    int len = t + 1 - (((v | 1) - POW10[t]) >>> 31); // one fewer when v < 10^t
     byte[] b = buf;
     int p = pos + len;
     while (v >= 100) { // two digits a division, as Integer.toString does
@@ -122,6 +125,8 @@ abstract class Utf8OutputWriter implements OutputWriter {
     pos += len;
   }
 
+  private static final int[] POW10 = {
+      1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
   private static final byte[] TENS = new byte[100];
   private static final byte[] ONES = new byte[100];
 

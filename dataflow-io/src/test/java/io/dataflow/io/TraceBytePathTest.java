@@ -175,11 +175,26 @@ class TraceBytePathTest {
     long number = 0;
     try {
       for (Object item; (item = reader.nextBatch(builder)) != null; ) {
-        if (item instanceof TickBatch b) {
+        if (item instanceof TickBatch b && (number & 1) == 0) {
           assertThat(b.size()).isBetween(1, capacity);
           for (Tick t : b.ticks()) {
             items.add(number++ + ":" + new java.util.TreeMap<>(t.asMap()));
           }
+        } else if (item instanceof TickBatch b) {
+          // Read from the columns and handed back as the runtime does: the builder fills them
+          // again, and a name a later tick does not assign must read as NoVal there.
+          assertThat(b.size()).isBetween(1, capacity);
+          io.dataflow.core.TickColumns c = b.columns();
+          for (int t = 0; t < b.size(); t++) {
+            java.util.Map<String, io.dataflow.core.Value> values = new java.util.TreeMap<>();
+            for (int s = 0; s < c.width(); s++) {
+              if (c.kind(s, t) != io.dataflow.core.Kind.NOVAL) {
+                values.put(b.columnShape().name(s), c.get(s, t));
+              }
+            }
+            items.add(number++ + ":" + values);
+          }
+          b.evaluated();
         } else {
           items.add("request " + ((TraceReader.Reconfigure) item).json());
         }

@@ -60,6 +60,32 @@ class Utf8WritersTest {
     }
   }
 
+  @Test
+  void numbersOfEveryLengthMatchTheCharacterWriters() throws IOException {
+    // Each side of every power of ten, as tick and as value: the digit count is computed.
+    RowLayout layout = RowLayout.of("z");
+    for (boolean json : new boolean[] {false, true}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ByteArrayOutputStream chars = new ByteArrayOutputStream();
+      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
+      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
+      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
+          : new TextOutputWriter(w, false);
+      for (long p = 1; p > 0 && p <= 10_000_000_000L; p *= 10) {
+        for (long n : new long[] {p - 1, p, p + 1, -p, -p + 1}) {
+          Row row = layout.newRow();
+          row.set(0, Value.of(n));
+          fast.feed(Math.abs(n), layout, row);
+          reference.feed(Math.abs(n), layout, row);
+        }
+      }
+      fast.close();
+      reference.close();
+      assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .isEqualTo(chars.toString(StandardCharsets.UTF_8));
+    }
+  }
+
   private static Value value(Random rnd, int depth) {
     switch (rnd.nextInt(depth > 1 ? 7 : 9)) {
       case 0:

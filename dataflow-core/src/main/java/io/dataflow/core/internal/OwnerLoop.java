@@ -71,6 +71,8 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
   private final InputSession input;
   private final OutputSession output;
   private final DirectDataflowEngine engine;
+  /** The policy's flush after a delivery: only then is the queue looked at after each item. */
+  private final boolean flushEachDelivery;
   private final InputWindowBuffer window;
   private final ControlHandler controlHandler;
   private final Duration closeTimeout;
@@ -145,6 +147,7 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       b.warnings.warn(m);
     };
     this.engine = new DirectDataflowEngine(b.monitor, output, b.policy, sink);
+    this.flushEachDelivery = b.policy.flushEachDelivery();
     this.window = new InputWindowBuffer(b.window, engine, timers);
     this.api = ingress.contextFor(API_SOURCE, true);
     publishStatus();
@@ -619,16 +622,16 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
     try {
       if (item instanceof Ingress.Single one) {
         take(one.source(), one.tick(), counterOf(one.source()), now);
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Data d && takeBatch(d, now)) {
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Data d) {
         java.util.List<Tick> ticks = d.batch().ticks();
         long[] taken = counterOf(d.source()); // looked up once per batch, counted per tick
         for (int i = 0, n = ticks.size(); i < n; i++) {
           take(d.source(), ticks.get(i), taken, now);
         }
-        engine.endOfDelivery();
+        endOfDelivery();
       } else if (item instanceof Ingress.Control c) {
         consumed(c.source(), 1); // a control item is one item of its source's input
         window.flush();
@@ -660,6 +663,20 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       fail(e.component(), e.getCause(), now);
     } catch (RuntimeException e) {
       fail(componentOf(e), e, now);
+    }
+  }
+
+  /**
+   * After a delivered tick or batch: the engine's flush for sources that deliver what they have
+   * before they wait ({@link io.dataflow.core.ExecutionPolicy#flushEachDelivery()}), unless
+   * more input is already queued behind it. The flush then comes after the last of that input:
+   * output is pushed as soon as the owner has caught up with its input, which is when a paused
+   * input needs it, and a stream that keeps the queue busy is not written once per batch.
+   */
+  private void endOfDelivery() throws IOException {
+    // The policy first: reading the queue's indices per tick would cost a single-tick producer.
+    if (flushEachDelivery && nothingAdmitted()) {
+      engine.endOfDelivery();
     }
   }
 
@@ -705,6 +722,9 @@ public final class OwnerLoop implements DataflowRuntime, Agent {
       if (checkpointDue()) {
         checkpoint(now); // inside a batch too: positions count single ticks
       }
+    }
+    if (ticks == null) {
+      b.evaluated(); // the engine copied what it needed: the source may fill the columns again
     }
     return true;
   }
