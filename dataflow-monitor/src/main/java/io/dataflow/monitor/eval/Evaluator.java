@@ -105,7 +105,8 @@ public final class Evaluator {
     this.tick = firstTick;
     this.cells = new StreamCell[n];
     this.evaluating = new StreamCell[n];
-    this.checkedTypes = new TypeCheck.Compiled[n];
+    Shape shape = (Shape) spec.evaluatorShape(Shape::new);
+    this.checkedTypes = shape.checkedTypes;
     this.hasDynamic = spec.hasDynamic();
     this.bodyCompiler = settings.compiler();
     this.eagerBodies = settings.eager();
@@ -124,31 +125,15 @@ public final class Evaluator {
             report);
         keepState[i] = takeover.keepState()[i];
       }
-      boolean typedInput = spec.isInput(i) && !spec.streamType(i).isAny();
-      if (typedInput || spec.needsCheck(i)) {
-        checkedTypes[i] = new TypeCheck.Compiled(spec.streamType(i));
-      }
     }
     this.bodies = hasDynamic ? new DynamicBodies(this, settings.cacheSize()) : null;
-    List<StreamCell> computed = new ArrayList<>();
-    for (int i : spec.order()) {
-      if (spec.streams().get(i).equation() != null) {
-        computed.add(cells[i]);
-      }
-    }
-    this.order = computed.toArray(new StreamCell[0]);
+    this.order = pick(shape.computed);
     if (hasDynamic) {
       // A body may evaluate a stream ahead of the static order; that stream's own same-tick
       // inputs must then be evaluated first (the repair is transitive), whichever program
       // built its nodes.
       for (StreamCell c : cells) {
-        java.util.BitSet deps = spec.sameTickDeps().get(c.index);
-        StreamCell[] before = new StreamCell[deps.cardinality()];
-        int j = 0;
-        for (int d = deps.nextSetBit(0); d >= 0; d = deps.nextSetBit(d + 1)) {
-          before[j++] = cells[d];
-        }
-        c.sameTick = before;
+        c.sameTick = pick(shape.sameTick[c.index]);
       }
     } else {
       for (StreamCell c : cells) {
@@ -162,9 +147,8 @@ public final class Evaluator {
       staged[i] = new Slot();
     }
     // Only an output of unknown static type in a program with lambdas can hold a function.
-    this.untypedOutputs = !spec.hasLambda() ? new StreamCell[0]
-        : java.util.Arrays.stream(outputCells)
-            .filter(c -> spec.streamType(c.index).isAny()).toArray(StreamCell[]::new);
+    this.untypedOutputs = shape.untypedOutputs.length == 0 ? StreamCell.NONE
+        : pick(shape.untypedOutputs);
     if (donor != null && donor.bodies != null) {
       donor.bodies.evaluator = this; // kept bodies now read this evaluator's cells
     }
@@ -196,13 +180,47 @@ public final class Evaluator {
       c.commitsGrow = c.root != null && spec.hasCallSite(c.index);
     }
     this.committing = select(cells, c -> !c.commits.isEmpty() || c.commitsGrow);
-    boolean[] checked = new boolean[n];
-    for (int i = 0; i < n; i++) {
-      checked[i] = checkedTypes[i] != null;
-    }
-    this.checkedStreams = checked;
+    this.checkedStreams = shape.checkedStreams;
     // Here, on the owner thread, once every root (and so every dynamic node) is built.
     this.repairable = hasDynamic ? computeRepairable() : null;
+  }
+
+  /**
+   * What an evaluator derives from its specification alone, found once per specification
+   * ({@link CheckedSpec#evaluatorShape}): every restore builds an evaluator. Immutable and
+   * shared by all evaluators of the specification (the arrays are never written).
+   */
+  private static final class Shape {
+    /** The streams with an equation, in evaluation order. */
+    final int[] computed;
+    /** Per stream, the compiled check of its declared type, or null when unchecked. */
+    final TypeCheck.Compiled[] checkedTypes;
+    final boolean[] checkedStreams;
+    /** Per stream, the streams it reads in the same tick (used with dynamic bodies only). */
+    final int[][] sameTick;
+    /** Outputs that can hold a function: of unknown static type in a program with lambdas. */
+    final int[] untypedOutputs;
+
+    Shape(CheckedSpec spec) {
+      int n = spec.streams().size();
+      computed = java.util.Arrays.stream(spec.order())
+          .filter(i -> spec.streams().get(i).equation() != null).toArray();
+      checkedTypes = new TypeCheck.Compiled[n];
+      checkedStreams = new boolean[n];
+      sameTick = new int[n][];
+      for (int i = 0; i < n; i++) {
+        boolean typedInput = spec.isInput(i) && !spec.streamType(i).isAny();
+        if (typedInput || spec.needsCheck(i)) {
+          checkedTypes[i] = new TypeCheck.Compiled(spec.streamType(i));
+          checkedStreams[i] = true;
+        }
+        sameTick[i] = spec.hasDynamic() ? spec.sameTickDeps().get(i).stream().toArray()
+            : new int[0];
+      }
+      untypedOutputs = !spec.hasLambda() ? new int[0]
+          : java.util.Arrays.stream(spec.outputIndex())
+              .filter(i -> spec.streamType(i).isAny()).toArray();
+    }
   }
 
   /**

@@ -54,7 +54,7 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>(8));
+  private final Visited seen = new Visited();
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
   /** Per stream name, the lambdas of its equation in source order (what closures name). */
@@ -720,6 +720,39 @@ public final class StateWalker {
       return "Lambda";
     }
     return c.getSimpleName();
+  }
+
+  /**
+   * The objects already visited, by identity. A stream's tree is a handful of nodes, so a
+   * linear scan of a small array, not an identity hash set per stream (whose table was about
+   * 5% of a 100-stream round trip); past {@link #SCAN} objects it falls back to the set.
+   */
+  static final class Visited {
+    private static final int SCAN = 16;
+    private final Object[] few = new Object[SCAN];
+    private int size;
+    private Set<Object> many;
+
+    /** Adds {@code o}; false when it was already there. */
+    boolean add(Object o) {
+      if (many != null) {
+        return many.add(o);
+      }
+      for (int i = 0; i < size; i++) {
+        if (few[i] == o) {
+          return false;
+        }
+      }
+      if (size < SCAN) {
+        few[size++] = o;
+        return true;
+      }
+      many = Collections.newSetFromMap(new IdentityHashMap<>(4 * SCAN));
+      for (Object x : few) {
+        many.add(x);
+      }
+      return many.add(o);
+    }
   }
 
   /** What the walk needs of a class, derived once from its fields (see fieldsOf). */

@@ -28,6 +28,8 @@ public final class CheckedSpec {
   private final boolean hasLambda;
   /** Per stream, whether its equation has a lambda call site (see hasCallSite). */
   private final boolean[] callSites;
+  /** What the evaluator derives from this specification alone (see evaluatorShape). */
+  private volatile Object evaluatorShape;
 
   CheckedSpec(String file, TypingLevel typing, Checker.Result checked, Map<Expr, Type> types,
       boolean[] needsCheck) {
@@ -70,6 +72,21 @@ public final class CheckedSpec {
    */
   public boolean hasCallSite(int index) {
     return callSites[index];
+  }
+
+  /**
+   * Machinery for the evaluator: what it derives from this specification alone, computed by
+   * {@code derive} on first use and kept, since every evaluator built for the specification
+   * (each restore) needs it. {@code derive} must return an immutable value; two threads may
+   * both compute it the first time, one result is kept.
+   */
+  public Object evaluatorShape(java.util.function.Function<CheckedSpec, Object> derive) {
+    Object s = evaluatorShape;
+    if (s == null) {
+      s = derive.apply(this);
+      evaluatorShape = s;
+    }
+    return s;
   }
 
   /** The file name used in messages and source locations. */
