@@ -10,7 +10,7 @@ import java.lang.management.ManagementFactory;
  * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S});
  * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
  * (default 1000) on one thread and reports its thread's CPU time; {@code floor},
- * {@code floorlong} and {@code floorlongfib} {@code [runs] [keys]} the key lookup and vector
+ * {@code floorlong}, {@code floorlongfib} and {@code floorlongahead} {@code [runs] [keys]} the key lookup and vector
  * touch alone (below).
  */
 public final class KeyedPipelineCpu {
@@ -137,13 +137,15 @@ public final class KeyedPipelineCpu {
    * {@code floor} with the keyed monitor's table for {@code Long} keys ({@code KeyTable}'s
    * layout: the key's value in a {@code long[]}, its state at the same index of an
    * {@code Object[]}, linear probing at most half full): {@code floorlong} with
-   * {@code HashMap}'s spread (as {@code KeyTable}), {@code floorlongfib} with a Fibonacci spread.
+   * {@code HashMap}'s spread (as {@code KeyTable}), {@code floorlongfib} with a Fibonacci spread,
+   * {@code floorlongahead} also reading the state of the key 8 events ahead (misses overlap).
    */
   private static void floorLong(int runs, int keys, String which) {
     KeyedMonitorBench b = new KeyedMonitorBench();
     b.keys = keys;
     b.setup();
     boolean fib = which.contains("fib");
+    boolean ahead = which.contains("ahead");
     int cap = Integer.highestOneBit(keys) << 2;
     int mask = cap - 1;
     int shift = 64 - Integer.numberOfTrailingZeros(cap);
@@ -161,6 +163,19 @@ public final class KeyedPipelineCpu {
       for (int e = 0; e < n; e++) {
         int i = e & (order.length - 1);
         in.setInt(0, i & 7);
+        if (ahead) {
+          // Touch the state of the key 8 events ahead, so its misses overlap this event's.
+          long ka = order[(e + 8) & (order.length - 1)];
+          int sa = (int) (ka ^ (ka >>> 32)) & mask;
+          Object va = tv[sa];
+          while (va != null && tk[sa] != ka) {
+            sa = (sa + 1) & mask;
+            va = tv[sa];
+          }
+          if (va != null) {
+            sink += ((long[]) va)[0] & 1;
+          }
+        }
         long k = order[i];
         int slot = fib ? (int) ((k * 0x9E3779B97F4A7C15L) >>> shift)
             : (int) (k ^ (k >>> 32)) & mask;
