@@ -9,7 +9,9 @@ import java.lang.management.ManagementFactory;
  * time what the machine gave. Usage: {@code KeyedPipelineCpu counter|groupsum [runs]} (the
  * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S});
  * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
- * (default 1000) on one thread and reports its thread's CPU time.
+ * (default 1000) on one thread and reports its thread's CPU time; {@code floor},
+ * {@code floorlong}, {@code floorlongfib} and {@code floorlongahead} {@code [runs] [keys]} the key lookup and vector
+ * touch alone (below).
  */
 public final class KeyedPipelineCpu {
   private KeyedPipelineCpu() {}
@@ -22,8 +24,8 @@ public final class KeyedPipelineCpu {
       monitor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
       return;
     }
-    if (which.equals("floor")) {
-      floor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
+    if (which.startsWith("floor")) {
+      floor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000, which);
       return;
     }
     KeyedPipelineBench bench = new KeyedPipelineBench();
@@ -64,7 +66,11 @@ public final class KeyedPipelineCpu {
    * {@code groupsum} length (16 longs) touched and summed, the input and output rows as in the
    * benchmark; none of the language's semantics.
    */
-  private static void floor(int runs, int keys) {
+  private static void floor(int runs, int keys, String which) {
+    if (!which.equals("floor")) {
+      floorLong(runs, keys, which);
+      return;
+    }
     KeyedMonitorBench b = new KeyedMonitorBench();
     b.keys = keys;
     b.setup();
@@ -121,6 +127,81 @@ public final class KeyedPipelineCpu {
       System.out.printf("monitor groupsum (%d keys) run %d: %.1f ns/event wall, %.1f ns/event"
           + " CPU, load %.2f%n", keys, r, wall / (double) n, cpu / (double) n,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+    if (sink == 42) {
+      System.out.println();
+    }
+  }
+
+  /**
+   * {@code floor} with the keyed monitor's table for {@code Long} keys ({@code KeyTable}'s
+   * layout: the key's value in a {@code long[]}, its state at the same index of an
+   * {@code Object[]}, linear probing at most half full): {@code floorlong} with
+   * {@code HashMap}'s spread (as {@code KeyTable}), {@code floorlongfib} with a Fibonacci spread,
+   * {@code floorlongahead} also reading the state of the key 8 events ahead (misses overlap).
+   */
+  private static void floorLong(int runs, int keys, String which) {
+    KeyedMonitorBench b = new KeyedMonitorBench();
+    b.keys = keys;
+    b.setup();
+    boolean fib = which.contains("fib");
+    boolean ahead = which.contains("ahead");
+    int cap = Integer.highestOneBit(keys) << 2;
+    int mask = cap - 1;
+    int shift = 64 - Integer.numberOfTrailingZeros(cap);
+    long[] tk = new long[cap];
+    Object[] tv = new Object[cap];
+    io.dataflow.core.Row in = new io.dataflow.core.Row(1);
+    io.dataflow.core.Row out = new io.dataflow.core.Row(1);
+    Long[] order = b.order();
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int n = 20_000_000;
+    long sink = 0;
+    long clock = 0;
+    for (int r = 0; r < runs; r++) {
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      for (int e = 0; e < n; e++) {
+        int i = e & (order.length - 1);
+        in.setInt(0, i & 7);
+        if (ahead) {
+          // Touch the state of the key 8 events ahead, so its misses overlap this event's.
+          long ka = order[(e + 8) & (order.length - 1)];
+          int sa = (int) (ka ^ (ka >>> 32)) & mask;
+          Object va = tv[sa];
+          while (va != null && tk[sa] != ka) {
+            sa = (sa + 1) & mask;
+            va = tv[sa];
+          }
+          if (va != null) {
+            sink += ((long[]) va)[0] & 1;
+          }
+        }
+        long k = order[i];
+        int slot = fib ? (int) ((k * 0x9E3779B97F4A7C15L) >>> shift)
+            : (int) (k ^ (k >>> 32)) & mask;
+        Object s;
+        while (true) {
+          s = tv[slot];
+          if (s == null || tk[slot] == k) {
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        if (s == null) {
+          s = new long[16];
+          tk[slot] = k;
+          tv[slot] = s;
+        }
+        long[] v = (long[]) s;
+        v[0] = clock++;
+        v[1]++;
+        v[2] += in.bits(0);
+        out.setRaw(0, io.dataflow.core.Kind.INT, v[2], null);
+        sink += out.bits(0);
+      }
+      long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      System.out.printf("%s (%d keys) run %d: %.1f ns/event CPU, load %.2f%n", which, keys, r,
+          cpu / (double) n, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
     if (sink == 42) {
       System.out.println();

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,9 +75,9 @@ public final class KeyedMonitor {
    * Each key's state: a {@code long[]} vector (compact, no reference values), a {@link Boxed}
    * vector with its references, or a {@link Full} monitor. A vector's last-tick clock reading
    * is its {@link KeyedLayout#LAST_SEEN} element. In first-arrival order (insertion order: a
-   * {@code put} of a known key keeps its place).
+   * {@code put} of a known key keeps its place); {@code Long} keys are found by their value.
    */
-  private final Map<Object, Object> keys = new LinkedHashMap<>();
+  private final KeyTable keys = new KeyTable();
   /** The monitor that evaluates every compact key's ticks, and its layout (null: none). */
   private DataflowMonitor working;
   private KeyedLayout layout;
