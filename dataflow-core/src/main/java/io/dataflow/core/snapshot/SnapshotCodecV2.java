@@ -63,13 +63,13 @@ final class SnapshotCodecV2 {
   static final int T_LIST = 8;
   static final int T_MAP = 9;
   /** Tags from here to 0xFF are the Ints {@code tag - SMALL_ZERO}: -32 to 159. */
-  private static final int T_SMALL = 0x40;
-  private static final int SMALL_ZERO = 0x60;
-  private static final long SMALL_MIN = T_SMALL - SMALL_ZERO;
-  private static final long SMALL_MAX = 0xFF - SMALL_ZERO;
+  static final int T_SMALL = 0x40;
+  static final int SMALL_ZERO = 0x60;
+  static final long SMALL_MIN = T_SMALL - SMALL_ZERO;
+  static final long SMALL_MAX = 0xFF - SMALL_ZERO;
 
   /** The Ints of the tag byte, shared by every snapshot read (values are immutable). */
-  private static final Value[] SMALL_INTS = new Value[0x100 - T_SMALL];
+  static final Value[] SMALL_INTS = new Value[0x100 - T_SMALL];
 
   static {
     for (int i = 0; i < SMALL_INTS.length; i++) {

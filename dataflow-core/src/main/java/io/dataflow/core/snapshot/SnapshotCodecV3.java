@@ -1,5 +1,11 @@
 package io.dataflow.core.snapshot;
 
+import static io.dataflow.core.snapshot.SnapshotCodecV2.SMALL_INTS;
+import static io.dataflow.core.snapshot.SnapshotCodecV2.SMALL_MAX;
+import static io.dataflow.core.snapshot.SnapshotCodecV2.SMALL_MIN;
+import static io.dataflow.core.snapshot.SnapshotCodecV2.SMALL_ZERO;
+import static io.dataflow.core.snapshot.SnapshotCodecV2.T_SMALL;
+
 import io.dataflow.core.Kind;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Value;
@@ -32,22 +38,11 @@ import java.util.TreeMap;
 final class SnapshotCodecV3 {
   static final int VERSION = 3;
 
-  // Value tags beyond version 2's (0..9 and the small Ints from 0x40, as there).
+  // Value tags beyond version 2's (0..9, and the small Ints from 0x40: its constants, imported).
   /** Tags {@code T_RECENT + k}: the k-th most recent Int literal (0 the newest). */
   private static final int T_RECENT = 10;
   /** How many Int literals a reference can reach back. */
   static final int RECENT = 8;
-  private static final int T_SMALL = 0x40;
-  private static final int SMALL_ZERO = 0x60;
-  private static final long SMALL_MIN = T_SMALL - SMALL_ZERO;
-  private static final long SMALL_MAX = 0xFF - SMALL_ZERO;
-  private static final Value[] SMALL_INTS = new Value[0x100 - T_SMALL];
-
-  static {
-    for (int i = 0; i < SMALL_INTS.length; i++) {
-      SMALL_INTS[i] = Value.of((long) (i + T_SMALL - SMALL_ZERO));
-    }
-  }
 
   // The flags byte of the header.
   private static final int F_FAILURE = 1;
