@@ -444,38 +444,51 @@ final class SnapshotCodecV2 {
         return Value.of(Double.longBitsToDouble(in.i64("a Float")));
       case T_STR:
         return Value.of(in.vstr("a Str"));
-      case T_LIST: {
-        int n = in.vcount("a List's length", 1);
-        List<Value> elements = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          elements.add(element(in, depth));
-        }
-        return new Value.List(elements);
-      }
-      case T_MAP: {
-        int n = in.vcount("a Map's size", 2);
-        TreeMap<String, Value> entries = new TreeMap<>(ValueFormat.CODE_POINT_ORDER);
-        String previous = null;
-        for (int i = 0; i < n; i++) {
-          int keyAt = in.pos;
-          String k = in.vstr("a Map key");
-          if (previous != null && ValueFormat.CODE_POINT_ORDER.compare(previous, k) >= 0) {
-            throw new SnapshotException(keyAt, "Map keys out of order or repeated: '"
-                + previous + "' then '" + k + "'");
-          }
-          previous = k;
-          entries.put(k, element(in, depth));
-        }
-        return new Value.Map(entries);
-      }
+      case T_LIST:
+        return list(in, depth, SnapshotCodecV2::value);
+      case T_MAP:
+        return map(in, depth, SnapshotCodecV2::value);
       default:
         throw new SnapshotException(at, "unknown value tag " + tag);
     }
   }
 
-  private static Value element(SnapshotCodec.In in, int depth) {
+  /** How a version reads one value at a nesting depth (version 3 adds its Int references). */
+  interface ValueReader {
+    Value read(SnapshotCodec.In in, int depth);
+  }
+
+  /** A List's length and elements (versions 2 and 3 write them alike). */
+  static Value list(SnapshotCodec.In in, int depth, ValueReader values) {
+    int n = in.vcount("a List's length", 1);
+    List<Value> elements = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      elements.add(element(in, depth, values));
+    }
+    return new Value.List(elements);
+  }
+
+  /** A Map's size and entries, keys in code-point order (versions 2 and 3 write them alike). */
+  static Value map(SnapshotCodec.In in, int depth, ValueReader values) {
+    int n = in.vcount("a Map's size", 2);
+    TreeMap<String, Value> entries = new TreeMap<>(ValueFormat.CODE_POINT_ORDER);
+    String previous = null;
+    for (int i = 0; i < n; i++) {
+      int keyAt = in.pos;
+      String k = in.vstr("a Map key");
+      if (previous != null && ValueFormat.CODE_POINT_ORDER.compare(previous, k) >= 0) {
+        throw new SnapshotException(keyAt, "Map keys out of order or repeated: '"
+            + previous + "' then '" + k + "'");
+      }
+      previous = k;
+      entries.put(k, element(in, depth, values));
+    }
+    return new Value.Map(entries);
+  }
+
+  private static Value element(SnapshotCodec.In in, int depth, ValueReader values) {
     int at = in.pos;
-    Value v = value(in, depth + 1);
+    Value v = values.read(in, depth + 1);
     if (!v.isPresent()) {
       throw new SnapshotException(at, "a collection cannot hold " + v);
     }

@@ -9,10 +9,7 @@ import static io.dataflow.core.snapshot.SnapshotCodecV2.T_SMALL;
 import io.dataflow.core.Kind;
 import io.dataflow.core.MonitorRevision;
 import io.dataflow.core.Value;
-import io.dataflow.core.ValueFormat;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Format version 3 of a {@link MonitorSnapshot} (docs/snapshots.md has the layout table): the
@@ -423,30 +420,10 @@ final class SnapshotCodecV3 {
         return Value.of(Double.longBitsToDouble(in.i64("a Float")));
       case SnapshotCodecV2.T_STR:
         return Value.of(in.vstr("a Str"));
-      case SnapshotCodecV2.T_LIST: {
-        int n = in.vcount("a List's length", 1);
-        List<Value> elements = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          elements.add(element(in, depth));
-        }
-        return new Value.List(elements);
-      }
-      case SnapshotCodecV2.T_MAP: {
-        int n = in.vcount("a Map's size", 2);
-        TreeMap<String, Value> entries = new TreeMap<>(ValueFormat.CODE_POINT_ORDER);
-        String previous = null;
-        for (int i = 0; i < n; i++) {
-          int keyAt = in.pos;
-          String k = in.vstr("a Map key");
-          if (previous != null && ValueFormat.CODE_POINT_ORDER.compare(previous, k) >= 0) {
-            throw new SnapshotException(keyAt, "Map keys out of order or repeated: '"
-                + previous + "' then '" + k + "'");
-          }
-          previous = k;
-          entries.put(k, element(in, depth));
-        }
-        return new Value.Map(entries);
-      }
+      case SnapshotCodecV2.T_LIST:
+        return SnapshotCodecV2.list(in, depth, this::value);
+      case SnapshotCodecV2.T_MAP:
+        return SnapshotCodecV2.map(in, depth, this::value);
       default:
         if (tag >= T_RECENT && tag < T_RECENT + RECENT) {
           int k = tag - T_RECENT;
@@ -458,14 +435,5 @@ final class SnapshotCodecV3 {
         }
         throw new SnapshotException(at, "unknown value tag " + tag);
     }
-  }
-
-  private Value element(SnapshotCodec.In in, int depth) {
-    int at = in.pos;
-    Value v = value(in, depth + 1);
-    if (!v.isPresent()) {
-      throw new SnapshotException(at, "a collection cannot hold " + v);
-    }
-    return v;
   }
 }
