@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.LinkedHashMap;
+import java.util.function.Function;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -229,6 +230,29 @@ class KeyedMonitorTest {
     }
   }
 
+  /**
+   * One random operation of the equivalence tests, or none (36 times in 40): check the state,
+   * snapshot and restore, remove or expire keys, reconfigure to the same definition, a larger
+   * one or another program from {@code specs}.
+   */
+  private static void randomOperation(Pair p, SplittableRandom r, Object key, long at,
+      String text, Function<SplittableRandom, String> specs) {
+    switch (r.nextInt(40)) {
+      case 0 -> p.checkState();
+      case 1 -> snapshotRestore(p, r);
+      case 2 -> {
+        assertThat(p.keyed.remove(key)).isTrue();
+        p.lone.remove(key);
+        p.lastSeen.remove(key);
+      }
+      case 3 -> expire(p, at - r.nextInt(20));
+      case 4 -> p.reconfigure(text, false); // same definition: RetainExact
+      case 5 -> p.reconfigure(text + "out extra: Int = default(extra[1], 0) + 1\n", false);
+      case 6 -> p.reconfigure(specs.apply(r), r.nextBoolean()); // another program: transfer or cold
+      default -> { }
+    }
+  }
+
   @ParameterizedTest(name = "seed={0}")
   @MethodSource("seeds")
   void everyKeyIsALoneMonitor(long seed) {
@@ -243,20 +267,7 @@ class KeyedMonitorTest {
       Object key = r.nextInt(3) == 0 ? "k" + r.nextInt(keys) : Long.valueOf(r.nextInt(keys));
       randomRow(r, in);
       p.tick(key, at, in);
-      switch (r.nextInt(40)) {
-        case 0 -> p.checkState();
-        case 1 -> snapshotRestore(p, r);
-        case 2 -> {
-          assertThat(p.keyed.remove(key)).isTrue();
-          p.lone.remove(key);
-          p.lastSeen.remove(key);
-        }
-        case 3 -> expire(p, at - r.nextInt(20));
-        case 4 -> p.reconfigure(text, false); // same definition: RetainExact
-        case 5 -> p.reconfigure(text + "out extra: Int = default(extra[1], 0) + 1\n", false);
-        case 6 -> p.reconfigure(spec(r), r.nextBoolean()); // another program: transfer or cold
-        default -> { }
-      }
+      randomOperation(p, r, key, at, text, KeyedMonitorTest::spec);
       if (!p.program.inputs().names().equals(List.of("x", "y", "s"))) {
         throw new AssertionError("inputs changed");
       }
@@ -363,20 +374,7 @@ class KeyedMonitorTest {
         Object key = r.nextInt(3) == 0 ? "k" + r.nextInt(keys) : Long.valueOf(r.nextInt(keys));
         scalarRow(r, in);
         p.tick(key, at, in);
-        switch (r.nextInt(40)) {
-          case 0 -> p.checkState();
-          case 1 -> snapshotRestore(p, r);
-          case 2 -> {
-            assertThat(p.keyed.remove(key)).isTrue();
-            p.lone.remove(key);
-            p.lastSeen.remove(key);
-          }
-          case 3 -> expire(p, at - r.nextInt(20));
-          case 4 -> p.reconfigure(text, false); // same definition: RetainExact
-          case 5 -> p.reconfigure(text + "out extra: Int = default(extra[1], 0) + 1\n", false);
-          case 6 -> p.reconfigure(scalarSpec(r), r.nextBoolean()); // transfer or cold
-          default -> { }
-        }
+        randomOperation(p, r, key, at, text, KeyedMonitorTest::scalarSpec);
         if (inPlace) {
           assertThat(p.keyed.evaluatesInPlace()).as(p.why()).isTrue();
         }
