@@ -54,13 +54,20 @@ class SnapshotJsonTest {
         s.revision(), s.failure(), s.streams());
   }
 
+  private static MonitorSnapshot inVersion4(MonitorSnapshot s) {
+    return new MonitorSnapshot(4, s.programName(), "0123456789abcdef", s.nextTick(),
+        s.revision(), s.failure(), s.streams());
+  }
+
   @Test
   void aSnapshotKeepsItsFormatVersionThroughJson() {
     for (MonitorSnapshot s : new MonitorSnapshot[] {sample(null), inVersion2(sample(null)),
-        inVersion3(sample(null))}) {
+        inVersion3(sample(null)), inVersion4(sample(null))}) {
       MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
       assertThat(back.formatVersion()).isEqualTo(s.formatVersion());
-      assertThat(back.toBytes()[9]).isEqualTo((byte) s.formatVersion());
+      // The version: a u16 after 8 magic bytes (1 to 3), a byte after 4 (4 on).
+      int at = s.formatVersion() <= 3 ? 9 : 4;
+      assertThat(back.toBytes()[at]).isEqualTo((byte) s.formatVersion());
     }
   }
 
@@ -84,9 +91,10 @@ class SnapshotJsonTest {
     assertThat(fractionalInt).isNotEqualTo(json);
     assertThatThrownBy(() -> SnapshotJson.fromJson(fractionalInt))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("64-bit integer");
+    int future = MonitorSnapshot.FORMAT_VERSION + 1;
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"formatVersion\" : 1",
-        "\"formatVersion\" : 4"))).isInstanceOf(SnapshotException.class)
-        .hasMessageContaining("format version 4");
+        "\"formatVersion\" : " + future))).isInstanceOf(SnapshotException.class)
+        .hasMessageContaining("format version " + future);
     assertThatThrownBy(() -> SnapshotJson.fromJson(json.replace("\"Str\" : \"s\"",
         "\"Mystery\" : 1"))).isInstanceOf(SnapshotException.class)
         .hasMessageContaining("Mystery");

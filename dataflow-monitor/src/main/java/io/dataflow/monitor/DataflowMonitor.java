@@ -358,7 +358,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       DataflowMonitor next = create(program, opts);
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StateWalker.loadStream(next.evaluator, next.evaluator.cells()[d.index()],
-            states[d.index()], true, true, false);
+            states[d.index()], true, true, false, snapshot.formatVersion());
       }
       next.revision = snapshot.revision();
       if (snapshot.failure() != null) {
@@ -383,7 +383,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       TransferMapping.StreamTransfer t = mapping.streams().get(d.index());
       if (t.existed() && StateWalker.loadStream(next.evaluator,
           next.evaluator.cells()[d.index()], snapshot.stream(d.name()), t.keepState(),
-          t.keepHistory(), true)) {
+          t.keepHistory(), true, snapshot.formatVersion())) {
         historiesRetained.add(d.name());
       }
     }

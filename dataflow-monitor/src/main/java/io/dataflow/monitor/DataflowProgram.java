@@ -116,7 +116,7 @@ public final class DataflowProgram {
     this.snapshotKey = MonitorSnapshot.shortHash(definitionKey);
     this.snapshotFingerprints = new String[n];
     for (StreamDefinition d : defs) {
-      snapshotFingerprints[d.index()] = MonitorSnapshot.shortHash(d.fingerprint());
+      snapshotFingerprints[d.index()] = MonitorSnapshot.shortFingerprint(d.fingerprint());
     }
   }
 

@@ -151,18 +151,39 @@ class SnapshotTransferTest {
     assertThat(t.monitor().evaluate(Map.of("x", Value.of(1)))).containsEntry("s", Value.of(1));
   }
 
+  /**
+   * The monitor of {@link #aSnapshotHoldsShortHashesAndOlderVersionsStillRestore} as the
+   * previous library version wrote it (format version 3, commit 97170c1): its operators carry
+   * the state version 4 leaves out (the own results of {@code Default} and {@code HistoryRead},
+   * every node's {@code scalar} flag, {@code Const}'s value).
+   */
+  private static final String V3_OF_THE_PREVIOUS_VERSION = "894446534e500d0a00030006732e6473"
+      + "72763b802573e289102702030178049b0a0edf0f9a963d05b0090173817da9f33337ffec0d05ba090101"
+      + "0a0402040a03650b0903650365080260030e03650365016481bbad469be0137e4905f41200000202040a"
+      + "030b62080262030e88236d";
+
   @Test
-  void aSnapshotHoldsShortHashesAndAVersion2OneWithFullHashesStillRestores() {
+  void aSnapshotHoldsShortHashesAndOlderVersionsStillRestore() {
     DataflowProgram p = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 2");
     DataflowMonitor m = DataflowMonitor.create(p, OPTIONS);
     m.evaluate(Map.of("x", Value.of(5)));
     m.evaluate(Map.of("x", Value.of(600)));
-    MonitorSnapshot v3 = m.snapshot();
+    MonitorSnapshot v4 = m.snapshot();
+    assertThat(v4.formatVersion()).isEqualTo(4);
+    assertThat(v4.definitionKey()).isEqualTo(p.definitionKey().substring(0, 16));
+    assertThat(v4.stream("s").fingerprint())
+        .isEqualTo(p.stream("s").orElseThrow().fingerprint().substring(0, 8));
+    // Derived state is left out: Default keeps its lifting memory only, Const nothing.
+    assertThat(v4.stream("s").operators()).extracting(OperatorState::kind)
+        .containsExactly("Arithmetic", "Default", "HistoryRead");
+    assertThat(v4.stream("s").operators().get(1).values()).containsExactly(Value.of(5));
+    // As the previous library version wrote it: format version 3, with the derived state.
+    MonitorSnapshot v3 = MonitorSnapshot.fromBytes(
+        java.util.HexFormat.of().parseHex(V3_OF_THE_PREVIOUS_VERSION));
     assertThat(v3.formatVersion()).isEqualTo(3);
-    assertThat(v3.definitionKey()).isEqualTo(p.definitionKey().substring(0, 16));
-    assertThat(v3.stream("s").fingerprint())
-        .isEqualTo(p.stream("s").orElseThrow().fingerprint().substring(0, 16));
-    // As the previous library version wrote it: format version 2, full-length hashes.
+    assertThat(v3.stream("s").operators()).extracting(OperatorState::kind)
+        .containsExactly("Arithmetic", "Default", "Const", "HistoryRead");
+    // And as the one before: format version 2, full-length hashes.
     List<StreamState> full = new ArrayList<>();
     for (StreamState s : v3.streams()) {
       full.add(new StreamState(s.name(), s.role(), s.declaredType(),
@@ -171,20 +192,23 @@ class SnapshotTransferTest {
     }
     MonitorSnapshot v2 = MonitorSnapshot.fromBytes(new MonitorSnapshot(2, v3.programName(),
         p.definitionKey(), v3.nextTick(), v3.revision(), null, full).toBytes());
-    for (MonitorSnapshot snap : List.of(MonitorSnapshot.fromBytes(v3.toBytes()), v2)) {
+    for (MonitorSnapshot snap : List.of(MonitorSnapshot.fromBytes(v4.toBytes()), v3, v2)) {
       DataflowMonitor.Transition t = DataflowMonitor.restore(p, snap, OPTIONS);
       assertThat(t.report()).isEqualTo(ContextTransferReport.retainedAll(p));
-      assertThat(t.monitor().snapshot()).isEqualTo(v3);
+      assertThat(t.monitor().snapshot()).isEqualTo(v4);
       assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
           .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1224)));
     }
-    // Another program: state moves by the short fingerprints as by the full ones.
+    // Another program: state moves by the short fingerprints as by the full ones, from
+    // either version.
     DataflowProgram q = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 3");
-    DataflowMonitor.Transition t = DataflowMonitor.restore(q, v3, OPTIONS);
-    assertThat(t.report().transferred()).containsExactly("s");
-    assertThat(t.report().initialized()).containsExactly("d");
-    assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
-        .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1836)));
+    for (MonitorSnapshot snap : List.of(v4, v3)) {
+      DataflowMonitor.Transition t = DataflowMonitor.restore(q, snap, OPTIONS);
+      assertThat(t.report().transferred()).containsExactly("s");
+      assertThat(t.report().initialized()).containsExactly("d");
+      assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
+          .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1836)));
+    }
   }
 
   @Test

@@ -30,9 +30,9 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
     long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
   /**
    * The binary format version a monitor's snapshot is written in; this library reads versions
-   * 1 to 3, and writes a snapshot in the version it was read in.
+   * 1 to 4, and writes a snapshot in the version it was read in.
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
 
   /** Validates and copies. */
   public MonitorSnapshot {
@@ -51,13 +51,14 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
 
   /**
    * Whether a definition key or fingerprint as a snapshot holds it names the program's or
-   * stream's {@code full} one: the same text, or (format version 3) its first 16 hex digits,
-   * the 64-bit prefix of the SHA-256 digest, as {@link #shortHash} makes it.
+   * stream's {@code full} one: the same text, or its first 16 hex digits (format version 3 on),
+   * the 64-bit prefix of the SHA-256 digest, as {@link #shortHash} makes it, or for a
+   * fingerprint (format version 4) its first 8, as {@link #shortFingerprint} makes it.
    */
   public static boolean sameHash(String saved, String full) {
     return saved.equals(full)
-        || (saved.length() == SHORT_HASH && full.length() > SHORT_HASH
-            && full.startsWith(saved));
+        || ((saved.length() == SHORT_HASH || saved.length() == SHORT_FINGERPRINT)
+            && full.length() > saved.length() && full.startsWith(saved));
   }
 
   /**
@@ -69,7 +70,16 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
     return full.length() <= SHORT_HASH ? full : full.substring(0, SHORT_HASH);
   }
 
+  /**
+   * A fingerprint (hex digits) as format version 4 holds it: its first 8 hex digits, 32 bits
+   * (see docs/decisions.md, "Snapshot format version 4"); shorter text as it is.
+   */
+  public static String shortFingerprint(String full) {
+    return full.length() <= SHORT_FINGERPRINT ? full : full.substring(0, SHORT_FINGERPRINT);
+  }
+
   private static final int SHORT_HASH = 16;
+  private static final int SHORT_FINGERPRINT = 8;
 
   /** The state of the stream named {@code name}, or null. */
   public StreamState stream(String name) {
@@ -99,7 +109,7 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
   /**
    * Reads a snapshot in the binary form.
    *
-   * @throws SnapshotException when the input is not a valid snapshot of format version 1 to 3
+   * @throws SnapshotException when the input is not a valid snapshot of format version 1 to 4
    * @throws UncheckedIOException when reading the stream fails
    */
   public static MonitorSnapshot read(InputStream in) {

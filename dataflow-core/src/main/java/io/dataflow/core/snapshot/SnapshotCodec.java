@@ -25,6 +25,11 @@ import java.util.zip.CRC32C;
 final class SnapshotCodec {
   /** {@code 0x89 D F S N P \r \n}: not text, and a transfer that mangles line ends shows. */
   static final byte[] MAGIC = {(byte) 0x89, 'D', 'F', 'S', 'N', 'P', '\r', '\n'};
+  /**
+   * Format version 4 on: the first 4 bytes of {@link #MAGIC}, then the version as one byte,
+   * which is never {@code 'N'} (the fifth byte of {@link #MAGIC}: versions 1 to 3 follow).
+   */
+  static final byte[] MAGIC4 = {(byte) 0x89, 'D', 'F', 'S'};
   /** The largest snapshot read (a guard against endless streams). */
   static final int MAX_BYTES = 1 << 30;
   /** How deeply lists and maps may nest. */
@@ -39,9 +44,9 @@ final class SnapshotCodec {
     return switch (s.formatVersion()) {
       case 1 -> encodeV1(s);
       case 2 -> SnapshotCodecV2.encode(s);
-      case 3 -> SnapshotCodecV3.encode(s);
+      case 3, 4 -> SnapshotCodecV3.encode(s);
       default -> throw new IllegalArgumentException("format version " + s.formatVersion()
-          + " cannot be written: this library writes versions 1 to 3");
+          + " cannot be written: this library writes versions 1 to 4");
     };
   }
 
@@ -225,8 +230,10 @@ final class SnapshotCodec {
       return decodeChecked(in);
     } catch (SnapshotException e) {
       // A structural error in a file whose checksum does not match is reported as corruption.
-      if (!in.ranOut && data.length >= HEADER + 4
-          && !checksumMatches(data, data.length - 4) && e.offset() >= HEADER) {
+      int header = data.length > MAGIC4.length && data[MAGIC4.length] != MAGIC[MAGIC4.length]
+          ? MAGIC4.length + 1 : HEADER;
+      if (!in.ranOut && data.length >= header + 4
+          && !checksumMatches(data, data.length - 4) && e.offset() >= header) {
         throw new SnapshotException(data.length - 4, "checksum mismatch (the file is corrupt;"
             + " reading had stopped at offset " + e.offset() + ": " + e.getMessage() + ")");
       }
@@ -236,7 +243,25 @@ final class SnapshotCodec {
 
   private static MonitorSnapshot decodeChecked(In in) {
     byte[] data = in.data;
-    for (int i = 0; i < MAGIC.length; i++) {
+    for (int i = 0; i <= MAGIC4.length; i++) {
+      if (i >= data.length) {
+        throw new SnapshotException(i, i < MAGIC4.length ? "truncated in the magic bytes"
+            : "truncated before the format version");
+      }
+      if (i < MAGIC4.length && data[i] != MAGIC4[i]) {
+        throw new SnapshotException(i, "not a dataflow monitor snapshot (foreign magic bytes)");
+      }
+    }
+    if (data[MAGIC4.length] != MAGIC[MAGIC4.length]) {
+      in.pos = MAGIC4.length;
+      int version = in.u8("the format version");
+      if (version == SnapshotCodecV3.VERSION4) {
+        return SnapshotCodecV3.decode(in, version);
+      }
+      throw new SnapshotException(MAGIC4.length, "format version " + version + " is not "
+          + "supported: this reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION);
+    }
+    for (int i = MAGIC4.length; i < MAGIC.length; i++) {
       if (i >= data.length) {
         throw new SnapshotException(i, "truncated in the magic bytes");
       }
@@ -247,14 +272,15 @@ final class SnapshotCodec {
     in.pos = MAGIC.length;
     int version = in.u16("the format version");
     if (version == SnapshotCodecV3.VERSION) {
-      return SnapshotCodecV3.decode(in);
+      return SnapshotCodecV3.decode(in, version);
     }
     if (version == 2) {
       return SnapshotCodecV2.decode(in);
     }
     if (version != 1) {
       throw new SnapshotException(MAGIC.length, "format version " + version + " is not "
-          + "supported: this reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION);
+          + "supported: this reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION
+          + " (1 to 3 after these 8 magic bytes, 4 on after the first 4 of them)");
     }
     String program = in.str("the program name");
     String key = in.str("the definition key");

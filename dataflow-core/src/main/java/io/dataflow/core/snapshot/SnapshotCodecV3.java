@@ -34,6 +34,13 @@ import java.util.List;
  */
 final class SnapshotCodecV3 {
   static final int VERSION = 3;
+  /**
+   * Version 4 is version 3 with a 5-byte header ({@link SnapshotCodec#MAGIC4} and a one-byte
+   * version instead of 8 + 2 bytes) and fingerprints as 32-bit prefixes (8 hex digits, 4
+   * bytes); the definition key stays 64 bits. (Its operators leave derived state out: that is
+   * the monitor's business, not the codec's.)
+   */
+  static final int VERSION4 = 4;
 
   // Value tags beyond version 2's (0..9, and the small Ints from 0x40: its constants, imported).
   /** Tags {@code T_RECENT + k}: the k-th most recent Int literal (0 the newest). */
@@ -53,27 +60,40 @@ final class SnapshotCodecV3 {
   /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
   private final long[] recent = new long[RECENT];
   private int written;
+  /** 3 or 4. */
+  private final int version;
+  /** The hex digits of a fingerprint in its byte form: 16 (version 3) or 8 (version 4). */
+  private final int fingerprintDigits;
 
-  private SnapshotCodecV3() {}
+  private SnapshotCodecV3(int version) {
+    this.version = version;
+    this.fingerprintDigits = version == VERSION ? 16 : 8;
+  }
 
   // ---- writing ----
 
+  /** Version 3 or 4, as the snapshot's {@code formatVersion} says. */
   static byte[] encode(MonitorSnapshot s) {
-    return new SnapshotCodecV3().write(s);
+    return new SnapshotCodecV3(s.formatVersion()).write(s);
   }
 
   private byte[] write(MonitorSnapshot s) {
     SnapshotCodec.Out out = new SnapshotCodec.Out(estimate(s));
-    out.raw(SnapshotCodec.MAGIC);
-    out.u16(VERSION);
-    boolean keyBytes = isHash(s.definitionKey());
+    if (version == VERSION) {
+      out.raw(SnapshotCodec.MAGIC);
+      out.u16(VERSION);
+    } else {
+      out.raw(SnapshotCodec.MAGIC4);
+      out.u8(version);
+    }
+    boolean keyBytes = isHash(s.definitionKey(), 16);
     Failure f = s.failure();
     MonitorRevision r = s.revision();
     boolean revision = r.root() != 0 || r.properties() != 0;
     out.u8((f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
         | (revision ? F_REVISION : 0));
     out.vstr(s.programName());
-    hash(out, s.definitionKey(), keyBytes);
+    hash(out, s.definitionKey(), keyBytes, 16);
     out.uvarint(s.nextTick());
     if (revision) {
       out.svarint(r.root());
@@ -101,7 +121,7 @@ final class SnapshotCodecV3 {
     out.vstr(st.name());
     int role = SnapshotCodecV2.roleCode(st.role());
     int type = SnapshotCodecV2.typeCode(st.declaredType());
-    boolean fpBytes = isHash(st.fingerprint());
+    boolean fpBytes = isHash(st.fingerprint(), fingerprintDigits);
     boolean lastPresent = st.lastPresent() != Value.NOVAL;
     boolean state = st.historyDepth() > 0 || !st.operators().isEmpty();
     out.u8(role | type << 2 | (fpBytes ? 0 : D_FINGERPRINT_STRING)
@@ -112,7 +132,7 @@ final class SnapshotCodecV3 {
     if (type == SnapshotCodecV2.TYPE_STRING) {
       out.vstr(st.declaredType());
     }
-    hash(out, st.fingerprint(), fpBytes);
+    hash(out, st.fingerprint(), fpBytes, fingerprintDigits);
     value(out, st.current());
     if (lastPresent) {
       value(out, st.lastPresent());
@@ -217,12 +237,12 @@ final class SnapshotCodecV3 {
     written++;
   }
 
-  /** Whether a hash is 16 lowercase hex digits (what has the 8-byte form). */
-  static boolean isHash(String text) {
-    if (text.length() != 16) {
+  /** Whether a hash is {@code digits} lowercase hex digits (what has the byte form). */
+  static boolean isHash(String text, int digits) {
+    if (text.length() != digits) {
       return false;
     }
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < digits; i++) {
       char c = text.charAt(i);
       if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
         return false;
@@ -231,13 +251,13 @@ final class SnapshotCodecV3 {
     return true;
   }
 
-  private static void hash(SnapshotCodec.Out out, String text, boolean asBytes) {
+  private static void hash(SnapshotCodec.Out out, String text, boolean asBytes, int digits) {
     if (!asBytes) {
       out.vstr(text);
       return;
     }
-    out.ensure(8);
-    for (int i = 0; i < 8; i++) {
+    out.ensure(digits / 2);
+    for (int i = 0; i < digits / 2; i++) {
       out.buf[out.pos++] = (byte) (Character.digit(text.charAt(2 * i), 16) << 4
           | Character.digit(text.charAt(2 * i + 1), 16));
     }
@@ -245,31 +265,34 @@ final class SnapshotCodecV3 {
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-  private static String hex(SnapshotCodec.In in, String what) {
-    in.need(8, what);
-    byte[] c = new byte[16];
-    for (int i = 0; i < 8; i++) {
+  private static String hex(SnapshotCodec.In in, String what, int digits) {
+    int n = digits / 2;
+    in.need(n, what);
+    byte[] c = new byte[digits];
+    for (int i = 0; i < n; i++) {
       int b = in.data[in.pos + i] & 0xFF;
       c[2 * i] = (byte) HEX[b >>> 4];
       c[2 * i + 1] = (byte) HEX[b & 0xF];
     }
-    in.pos += 8;
+    in.pos += n;
     return new String(c, java.nio.charset.StandardCharsets.ISO_8859_1);
   }
 
-  /** A hash written as a string must not be one that has the 8-byte form. */
-  private static String notAHash(SnapshotCodec.In in, int at, String s, String what) {
-    if (isHash(s)) {
-      throw new SnapshotException(at, what + " written as a string (it has the 8-byte form)");
+  /** A hash written as a string must not be one that has the byte form. */
+  private static String notAHash(SnapshotCodec.In in, int at, String s, String what,
+      int digits) {
+    if (isHash(s, digits)) {
+      throw new SnapshotException(at, what + " written as a string (it has the "
+          + digits / 2 + "-byte form)");
     }
     return s;
   }
 
   // ---- reading ----
 
-  /** The content after magic and version; {@code in} stands after the version. */
-  static MonitorSnapshot decode(SnapshotCodec.In in) {
-    return new SnapshotCodecV3().read(in);
+  /** The content after magic and version ({@code in} stands after it), of version 3 or 4. */
+  static MonitorSnapshot decode(SnapshotCodec.In in, int version) {
+    return new SnapshotCodecV3(version).read(in);
   }
 
   private MonitorSnapshot read(SnapshotCodec.In in) {
@@ -281,8 +304,8 @@ final class SnapshotCodecV3 {
     String program = in.vstr("the program name");
     int keyAt = in.pos;
     String key = (flags & F_KEY_STRING) != 0
-        ? notAHash(in, keyAt, in.vstr("the definition key"), "the definition key")
-        : hex(in, "the definition key");
+        ? notAHash(in, keyAt, in.vstr("the definition key"), "the definition key", 16)
+        : hex(in, "the definition key", 16);
     long tickAt = in.pos;
     long nextTick = in.uvarint("the next tick");
     if (nextTick < 0) {
@@ -312,7 +335,7 @@ final class SnapshotCodecV3 {
       streams[i] = stream(in);
     }
     in.checksum();
-    return new MonitorSnapshot(VERSION, program, key, nextTick, revision, failure,
+    return new MonitorSnapshot(version, program, key, nextTick, revision, failure,
         List.of(streams));
   }
 
@@ -326,8 +349,9 @@ final class SnapshotCodecV3 {
     String declaredType = SnapshotCodecV2.type(in, descAt, typeCode);
     int fpAt = in.pos;
     String fingerprint = (desc & D_FINGERPRINT_STRING) != 0
-        ? notAHash(in, fpAt, in.vstr("a stream fingerprint"), "a stream fingerprint")
-        : hex(in, "a stream fingerprint");
+        ? notAHash(in, fpAt, in.vstr("a stream fingerprint"), "a stream fingerprint",
+            fingerprintDigits)
+        : hex(in, "a stream fingerprint", fingerprintDigits);
     Value current = value(in, 0);
     Value lastPresent = Value.NOVAL;
     if ((desc & D_LAST_PRESENT) != 0) {

@@ -89,12 +89,27 @@ class MonitorSnapshotCodecTest {
     assertThatThrownBy(() -> MonitorSnapshot.fromBytes("{\"json\": true}".getBytes()))
         .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 0")
         .hasMessageContaining("foreign magic");
+    // Version 4 on: the version is the byte after the 4-byte magic.
     byte[] future = sample().toBytes();
-    future[9] = (byte) (MonitorSnapshot.FORMAT_VERSION + 1);
+    assertThat(future[4]).isEqualTo((byte) MonitorSnapshot.FORMAT_VERSION);
+    future[4] = (byte) (MonitorSnapshot.FORMAT_VERSION + 1);
     assertThatThrownBy(() -> MonitorSnapshot.fromBytes(future))
-        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 8")
+        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 4")
         .hasMessageContaining("format version " + (MonitorSnapshot.FORMAT_VERSION + 1)
             + " is not supported");
+    // Versions 1 to 3: a u16 after the 8-byte magic, where 4 on is not a version.
+    byte[] old = inVersion(3, sample()).toBytes();
+    old[9] = (byte) MonitorSnapshot.FORMAT_VERSION;
+    assertThatThrownBy(() -> MonitorSnapshot.fromBytes(old))
+        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 8")
+        .hasMessageContaining("format version " + MonitorSnapshot.FORMAT_VERSION
+            + " is not supported");
+    // The 4 bytes version 4 shares with the older magic, then the rest of a foreign one.
+    byte[] foreign = inVersion(3, sample()).toBytes();
+    foreign[6] = 'x';
+    assertThatThrownBy(() -> MonitorSnapshot.fromBytes(foreign))
+        .isInstanceOf(SnapshotException.class).hasMessageContaining("offset 6")
+        .hasMessageContaining("foreign magic");
   }
 
   /** The sample in another format version. */
@@ -206,7 +221,7 @@ class MonitorSnapshotCodecTest {
     MonitorSnapshot back = MonitorSnapshot.fromBytes(bytes);
     assertThat(back).isEqualTo(v2);
     assertThat(back.toBytes()).isEqualTo(bytes);
-    assertThat(sample().formatVersion()).isEqualTo(3);
+    assertThat(sample().formatVersion()).isEqualTo(4);
   }
 
   @Test
@@ -327,6 +342,83 @@ class MonitorSnapshotCodecTest {
       assertThat(t).as("byte %d", i).isExactlyInstanceOf(SnapshotException.class);
       assertThat(t.getMessage()).contains("offset");
     }
+  }
+
+  /** {@link #typical()} as a monitor writes it in format version 4: 8-hex-digit fingerprints. */
+  static MonitorSnapshot typicalV4() {
+    MonitorSnapshot t = typical(4, "0123456789abcdef");
+    List<StreamState> streams = new java.util.ArrayList<>();
+    for (StreamState st : t.streams()) {
+      streams.add(new StreamState(st.name(), st.role(), st.declaredType(),
+          MonitorSnapshot.shortFingerprint(st.fingerprint()), st.current(), st.lastPresent(),
+          st.historyDepth(), st.history(), st.operators()));
+    }
+    return new MonitorSnapshot(4, t.programName(), t.definitionKey(), t.nextTick(),
+        t.revision(), t.failure(), streams);
+  }
+
+  @Test
+  void version4HasAShortHeaderAndShortFingerprints() {
+    MonitorSnapshot s = typicalV4();
+    byte[] bytes = s.toBytes();
+    assertThat(java.util.Arrays.copyOf(bytes, 5))
+        .isEqualTo(new byte[] {(byte) 0x89, 'D', 'F', 'S', 4});
+    assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+    assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+    // Version 3's bytes (see version3WritesShortHashesAndLeavesOutWhatIsEmpty) less 5 in the
+    // header and 4 in each of the two fingerprints.
+    assertThat(bytes.length).isEqualTo(34 + 13 + 18 + 33 + 2 + 14 + 4 - 5 - 4 - 4);
+    // Version 3 of the same content is still written and read as version 3.
+    MonitorSnapshot v3 = inVersion(3, s);
+    assertThat(v3.toBytes()[9]).isEqualTo((byte) 3);
+    assertThat(MonitorSnapshot.fromBytes(v3.toBytes())).isEqualTo(v3);
+    // Fingerprints of another length (a version 3 record's) are strings.
+    MonitorSnapshot longer = inVersion(4, typicalV3());
+    assertThat(MonitorSnapshot.fromBytes(longer.toBytes())).isEqualTo(longer);
+  }
+
+  @Test
+  void version4RefusesAShortFingerprintWrittenAsAString() {
+    byte[] ok = typicalV4().toBytes();
+    // x's fingerprint follows its name (2 bytes) and descriptor, after the header: magic 4,
+    // version 1, flags 1, name 13, key 8, tick 1, stream count 1.
+    int xDesc = 4 + 1 + 1 + 13 + 8 + 1 + 1 + 2;
+    assertThat(MonitorSnapshot.fromBytes(ok).streams().get(0).fingerprint())
+        .isEqualTo("f1234567");
+    byte[] text = splice(ok, xDesc + 1, 4, concat(new byte[] {8},
+        "f1234567".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    text[xDesc] |= 0x20;
+    assertRefused(text, "4-byte form");
+  }
+
+  @Test
+  void version4TruncationAndCorruptionAreSnapshotExceptions() {
+    byte[] bytes = typicalV4().toBytes();
+    for (int len = 0; len < bytes.length; len++) {
+      byte[] prefix = java.util.Arrays.copyOf(bytes, len);
+      Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(prefix));
+      assertThat(t).as("prefix of %d bytes", len).isExactlyInstanceOf(SnapshotException.class);
+      assertThat(((SnapshotException) t).offset()).as("prefix of %d bytes", len)
+          .isBetween(0L, (long) len);
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      for (int bit : new int[] {0x01, 0x80, 0xFF}) {
+        byte[] bad = bytes.clone();
+        bad[i] ^= (byte) bit;
+        Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(bad));
+        assertThat(t).as("byte %d ^ %x", i, bit).isExactlyInstanceOf(SnapshotException.class);
+        assertThat(t.getMessage()).contains("offset");
+      }
+    }
+  }
+
+  @Test
+  void aShortFingerprintNamesTheFullOne() {
+    String full = "0123456789abcdef0123456789abcdef";
+    assertThat(MonitorSnapshot.shortFingerprint(full)).isEqualTo("01234567");
+    assertThat(MonitorSnapshot.sameHash("01234567", full)).isTrue();
+    assertThat(MonitorSnapshot.sameHash("01234568", full)).isFalse();
+    assertThat(MonitorSnapshot.sameHash("0123456", full)).isFalse();
   }
 
   @Test

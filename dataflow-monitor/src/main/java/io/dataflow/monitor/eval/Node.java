@@ -12,6 +12,7 @@ public abstract class Node extends Slot {
    * True when the node's static type is Int, Float or Bool: its value is then a scalar or an
    * absence marker, never a reference (the generated code keeps such values in locals).
    */
+  @Derived // set by the builder from the static type
   public boolean scalar;
 
   /** Computes this tick's value; throws {@link EvalError} on a runtime error. */

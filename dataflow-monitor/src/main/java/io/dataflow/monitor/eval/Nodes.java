@@ -30,6 +30,7 @@ public final class Nodes {
   }
 
   /** A literal. */
+  @Derived // the program's constant, set when built
   public static final class Const extends Node {
     Const(Value v) {
       setValue(v);

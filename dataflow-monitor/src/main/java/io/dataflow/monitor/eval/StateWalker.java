@@ -46,11 +46,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * with a list; a closure of a lambda written inside a dynamic body, or one that captured another
  * function, cannot be persisted and throws a {@link SnapshotException} naming the stream.
  * Loading checks every kind and count and throws a {@link SnapshotException} on a mismatch.
+ *
+ * <p>State marked {@link Derived} (a tick's scratch values, configuration the builder sets, a
+ * node's own result that every evaluation rewrites before it is read, a constant) is left out
+ * since format version 4, and an operator with nothing else is left out altogether: a restore
+ * keeps what the freshly built node holds. Loading a snapshot of versions 1 to 3 walks their
+ * layout, with these values, and drops them.
  */
 public final class StateWalker {
   private static final Map<Class<?>, List<Field>> STATE = new ConcurrentHashMap<>();
   private static final Map<Class<?>, List<Field>> CHILDREN = new ConcurrentHashMap<>();
   private static final String PACKAGE = StateWalker.class.getPackageName();
+  /** The first format version whose operator state leaves {@link Derived} state out. */
+  public static final int COMPACT_SINCE = 4;
 
   private final Evaluator evaluator;
   private final String stream;
@@ -61,6 +69,11 @@ public final class StateWalker {
   private final Map<String, List<Ast.Lambda>> lambdas;
   /** Loading into another program than the one saved (bodies may then restart). */
   private boolean transferred;
+  /**
+   * Without {@link Derived} state (saving, and loading format version 4 on); loading a
+   * snapshot of versions 1 to 3, whose operators carry it, reads and drops it.
+   */
+  private boolean compact = true;
 
   private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load) {
     this.evaluator = evaluator;
@@ -83,9 +96,10 @@ public final class StateWalker {
    * @throws SnapshotException when the state does not fit the tree
    */
   public static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
-      boolean transferred) {
+      boolean transferred, int formatVersion) {
     StateWalker w = new StateWalker(evaluator, cell.name, state);
     w.transferred = transferred;
+    w.compact = formatVersion >= COMPACT_SINCE;
     try {
       w.visit(cell.root);
     } catch (EvalError e) {
@@ -143,7 +157,7 @@ public final class StateWalker {
    * @throws SnapshotException when the state does not fit the stream's operators
    */
   public static boolean loadStream(Evaluator evaluator, StreamCell cell, StreamState state,
-      boolean keepState, boolean keepHistory, boolean transferred) {
+      boolean keepState, boolean keepHistory, boolean transferred, int formatVersion) {
     List<OperatorState> ops = state.operators();
     Slot current = new Slot();
     Slot present = new Slot();
@@ -173,7 +187,7 @@ public final class StateWalker {
       cell.restore(current, present);
     }
     if (keepState && !input) {
-      load(evaluator, cell, ops, transferred);
+      load(evaluator, cell, ops, transferred, formatVersion);
       if (transferred) {
         for (Committable kept : cell.commits) {
           if (kept instanceof DynamicNode d) {
@@ -235,7 +249,8 @@ public final class StateWalker {
     if (o instanceof DynamicNode d) {
       body(d); // its active body first (see body)
     }
-    if (plan.ownSlot || plan.state.length > 0) {
+    if (compact ? plan.ownSlotKept || plan.kept.length > 0
+        : plan.ownSlot || plan.state.length > 0) {
       fields(o, plan);
     }
     for (Field f : plan.children) {
@@ -257,11 +272,12 @@ public final class StateWalker {
   }
 
   private void fields(Object o, Plan plan) {
-    Field[] state = plan.state;
-    boolean ownSlot = plan.ownSlot;
+    Field[] state = compact ? plan.kept : plan.state;
+    byte[] types = compact ? plan.keptTypes : plan.types;
+    boolean ownSlot = compact ? plan.ownSlotKept : plan.ownSlot;
     String kind = plan.kind;
     if (saved != null) {
-      Value[] values = new Value[plan.size(o)];
+      Value[] values = new Value[plan.size(o, state, types, ownSlot)];
       int n = 0;
       List<Integer> functions = null;
       if (ownSlot) {
@@ -274,7 +290,7 @@ public final class StateWalker {
       for (int i = 0; i < state.length; i++) {
         Field f = state[i];
         try {
-          switch (plan.types[i]) {
+          switch (types[i]) {
             case Plan.SLOT -> {
               Slot s = (Slot) f.get(o);
               if (s.tag == Kind.FUNCTION) {
@@ -312,15 +328,19 @@ public final class StateWalker {
     Set<Integer> functions = functionPositions(op.kind());
     Iterator<Value> values = op.values().iterator();
     int[] at = {0};
+    // Loading a version 1-3 snapshot: the derived values are there, read and dropped (the
+    // fresh node's own are kept).
+    boolean drop = !compact;
     try {
       if (ownSlot) {
-        loadSlot((Slot) o, values, at, functions);
+        loadSlot(drop && plan.ownSlotDerived ? new Slot() : (Slot) o, values, at, functions);
       }
       for (int i = 0; i < state.length; i++) {
         Field f = state[i];
-        byte type = plan.types[i];
+        byte type = types[i];
+        boolean dropped = drop && plan.derived[i];
         if (type == Plan.SLOT) {
-          loadSlot((Slot) f.get(o), values, at, functions);
+          loadSlot(dropped ? new Slot() : (Slot) f.get(o), values, at, functions);
         } else if (type == Plan.SLOTS) {
           Slot[] slots = (Slot[]) f.get(o);
           long n = values.next().asLong();
@@ -329,11 +349,19 @@ public final class StateWalker {
             throw mismatch(kind + " has " + slots.length + " memories, the snapshot " + n);
           }
           for (Slot s : slots) {
-            loadSlot(s, values, at, functions);
+            loadSlot(dropped ? new Slot() : s, values, at, functions);
           }
         } else {
           Value x = values.next();
           at[0]++;
+          if (dropped) {
+            if (type == Plan.BOOLEAN) { // checked as it would be loaded
+              x.asBoolean();
+            } else {
+              x.asLong();
+            }
+            continue;
+          }
           Class<?> t = f.getType();
           if (t == boolean.class) {
             f.setBoolean(o, x.asBoolean());
@@ -779,19 +807,29 @@ public final class StateWalker {
     final Field[] state;
     final byte[] types;
     final Field[] children;
-    /** How many values the state has apart from Slot[] contents. */
-    final int fixedSize;
+    /** Per field of {@link #state}: {@link Derived}, left out of the compact layout. */
+    final boolean[] derived;
+    /** The class is {@link Derived}: its own result slot is left out. */
+    final boolean ownSlotDerived;
+    /** The compact layout (format version 4 on): {@link #state} without derived fields. */
+    final Field[] kept;
+    final byte[] keptTypes;
+    final boolean ownSlotKept;
 
     Plan(Class<?> c) {
       ignored = !c.getPackageName().equals(PACKAGE)
           || SKIPPED.stream().anyMatch(k -> k.isAssignableFrom(c));
       ownSlot = Slot.class.isAssignableFrom(c);
       kind = kindOf(c);
+      ownSlotDerived = ownSlot && c.isAnnotationPresent(Derived.class);
+      ownSlotKept = ownSlot && !ownSlotDerived;
       if (ignored) {
         state = new Field[0];
         children = new Field[0];
         types = new byte[0];
-        fixedSize = 0;
+        derived = new boolean[0];
+        kept = state;
+        keptTypes = types;
         return;
       }
       state = stateFields(c).toArray(new Field[0]);
@@ -803,12 +841,23 @@ public final class StateWalker {
             : t == boolean.class ? BOOLEAN : t == double.class ? DOUBLE
             : t == float.class ? FLOAT : INTEGRAL;
       }
-      fixedSize = (ownSlot ? 1 : 0) + state.length;
+      derived = new boolean[state.length];
+      List<Field> keep = new ArrayList<>();
+      byte[] keepTypes = new byte[state.length];
+      for (int i = 0; i < state.length; i++) {
+        derived[i] = state[i].isAnnotationPresent(Derived.class);
+        if (!derived[i]) {
+          keepTypes[keep.size()] = types[i];
+          keep.add(state[i]);
+        }
+      }
+      kept = keep.toArray(new Field[0]);
+      keptTypes = java.util.Arrays.copyOf(keepTypes, kept.length);
     }
 
-    /** The number of values {@code o}'s state has. */
-    int size(Object o) {
-      int n = fixedSize;
+    /** The number of values {@code o}'s state has in a layout (state, types, own slot). */
+    static int size(Object o, Field[] state, byte[] types, boolean ownSlot) {
+      int n = (ownSlot ? 1 : 0) + state.length;
       for (int i = 0; i < state.length; i++) {
         if (types[i] == SLOTS) {
           n += ((Slot[]) get(state[i], o)).length;

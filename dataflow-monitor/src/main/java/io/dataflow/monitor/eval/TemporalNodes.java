@@ -39,6 +39,7 @@ public final class TemporalNodes {
   }
 
   /** {@code name[n]}: reads the stream's shared history ring; no same-tick dependency. */
+  @Derived // readFrom writes the result on every path; last is the state
   public static final class HistoryRead extends DelayRead {
     public HistoryRing ring;
 
@@ -91,6 +92,7 @@ public final class TemporalNodes {
   }
 
   /** {@code default(e, d)}: {@code d} (raw) when the lifted {@code e} is Deferred. */
+  @Derived // compute() writes the result on every path
   public static final class Default extends Node {
     public final Node value;
     public final Node fallback;

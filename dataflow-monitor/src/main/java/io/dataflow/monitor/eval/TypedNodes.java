@@ -41,9 +41,13 @@ public final class TypedNodes {
     public byte heldRightTag;
     public long heldRight;
     /** This tick's lifted operands (set by {@link #lift()}). */
+    @Derived
     byte lt;
+    @Derived
     byte rt;
+    @Derived
     long lv;
+    @Derived
     long rv;
 
     TypedBinary(BinOp op, Node left, Node right) {
@@ -122,6 +126,7 @@ public final class TypedNodes {
   }
 
   /** {@code + - * / %} on two Ints. */
+  @Derived // compute() writes the result on every path
   public static final class IntArith extends TypedBinary {
     private final int code;
 
@@ -184,6 +189,7 @@ public final class TypedNodes {
   }
 
   /** {@code < <= > >=} on two numbers (Int or Float, mixed allowed). */
+  @Derived // compute() writes the result on every path (or fails the tick)
   public static final class NumCompare extends TypedBinary {
     private final int code;
 
@@ -260,6 +266,7 @@ public final class TypedNodes {
   }
 
   /** {@code && || =>} on two Bools (strict: both sides always evaluated). */
+  @Derived // compute() writes the result on every path (or fails the tick)
   public static final class BoolLogic extends TypedBinary {
     BoolLogic(BinOp op, Node left, Node right) {
       super(op, left, right);
