@@ -216,8 +216,17 @@ public final class StateWalker {
   // ---- the walk ----
 
   private void visit(Object o) {
-    if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode
-        || !seen.add(o)) {
+    if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode) {
+      return;
+    }
+    Plan plan = null;
+    if (!(o instanceof Object[]) && !(o instanceof List<?>)) {
+      plan = plan(o.getClass());
+      if (plan.ignored) {
+        return; // holds no state: not worth a place among the visited
+      }
+    }
+    if (!seen.add(o)) {
       return;
     }
     if (o instanceof Object[] array) {
@@ -236,10 +245,6 @@ public final class StateWalker {
       if (!ring.ofCell) {
         ring(ring);
       }
-      return;
-    }
-    Plan plan = PLANS.get(o.getClass());
-    if (plan.ignored) {
       return;
     }
     if (o instanceof Functions.CallSite site) {
@@ -416,7 +421,8 @@ public final class StateWalker {
 
   private void loadSlot(Slot s, Iterator<Value> values, int[] at, Set<Integer> functions) {
     Value v = values.next();
-    if (functions.contains(at[0]++)) {
+    int position = at[0]++;
+    if (!functions.isEmpty() && functions.contains(position)) {
       s.setRaw(Kind.FUNCTION, 0, closure(v));
     } else {
       s.setValue(v);
@@ -783,6 +789,24 @@ public final class StateWalker {
     }
   }
 
+  /**
+   * {@link #PLANS} in front of the class value: a direct-mapped table by the class's identity
+   * hash (a walk visits a few classes many times, and the class value's look-up was about 8%
+   * of a 100-stream round trip). Races are benign: a plan is immutable, and a miss asks
+   * {@link #PLANS}.
+   */
+  private static final Plan[] CACHE = new Plan[256];
+
+  private static Plan plan(Class<?> c) {
+    int i = System.identityHashCode(c) & (CACHE.length - 1);
+    Plan p = CACHE[i];
+    if (p == null || p.type != c) {
+      p = PLANS.get(c);
+      CACHE[i] = p;
+    }
+    return p;
+  }
+
   /** What the walk needs of a class, derived once from its fields (see fieldsOf). */
   private static final ClassValue<Plan> PLANS = new ClassValue<>() {
     @Override
@@ -800,6 +824,7 @@ public final class StateWalker {
     static final byte FLOAT = 4;
     static final byte INTEGRAL = 5;
 
+    final Class<?> type;
     /** Not of this package, or shared/configuration objects (see skipped): not visited. */
     final boolean ignored;
     final boolean ownSlot;
@@ -817,6 +842,7 @@ public final class StateWalker {
     final boolean ownSlotKept;
 
     Plan(Class<?> c) {
+      type = c;
       ignored = !c.getPackageName().equals(PACKAGE)
           || SKIPPED.stream().anyMatch(k -> k.isAssignableFrom(c));
       ownSlot = Slot.class.isAssignableFrom(c);
@@ -833,7 +859,8 @@ public final class StateWalker {
         return;
       }
       state = stateFields(c).toArray(new Field[0]);
-      children = children(c).toArray(new Field[0]);
+      children = children(c).stream().filter(f -> mayHoldState(f.getType()))
+          .toArray(Field[]::new);
       types = new byte[state.length];
       for (int i = 0; i < state.length; i++) {
         Class<?> t = state[i].getType();
@@ -865,6 +892,18 @@ public final class StateWalker {
       }
       return n;
     }
+  }
+
+  /**
+   * Whether a field of this declared type may lead to state: not when its every value is of a
+   * class outside this package (a final class, an enum, a record: strings, syntax, operators).
+   */
+  private static boolean mayHoldState(Class<?> t) {
+    if (t.isArray()) {
+      return !t.getComponentType().isPrimitive() && mayHoldState(t.getComponentType());
+    }
+    return t.getPackageName().equals(PACKAGE)
+        || !(Modifier.isFinal(t.getModifiers()) || t.isEnum() || t.isRecord());
   }
 
   /** The classes of {@link #skipped}. */
