@@ -62,9 +62,9 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
   }
 
   /**
-   * A definition key or fingerprint (hex digits) as format version 3 holds it: its first 16
-   * hex digits, 64 bits (see docs/decisions.md, "Snapshot format version 3"); shorter text as
-   * it is.
+   * A definition key or fingerprint (hex digits) as format version 3 holds it, and a key as
+   * version 4 does (its fingerprints: {@link #shortFingerprint}): its first 16 hex digits, 64
+   * bits (see docs/decisions.md, "Snapshot format version 3"); shorter text as it is.
    */
   public static String shortHash(String full) {
     return full.length() <= SHORT_HASH ? full : full.substring(0, SHORT_HASH);
