@@ -30,8 +30,8 @@ import java.util.Map;
  * itself: a row of the wrong width, an input of another kind than its declared type, a vector
  * in the full format, and any error of the tick (overflow, division by zero, a value outside
  * the static type). The caller then runs the tick on the working monitor, which fails exactly
- * as a lone monitor does. Errors are rare, so a tick that can fail copies the vector first and
- * puts it back when it declines.
+ * as a lone monitor does. A tick runs on a working copy of the vector, written back only once
+ * nothing can fail (see {@link Code}): a declined tick leaves the vector as it was.
  *
  * <p>Thread-safety: owner thread only (scratch arrays).
  */
