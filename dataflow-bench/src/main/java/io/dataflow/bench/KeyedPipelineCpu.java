@@ -116,16 +116,21 @@ public final class KeyedPipelineCpu {
     java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     int n = 20_000_000;
     long sink = 0;
+    com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean) threads;
+    long self = Thread.currentThread().getId();
     for (int r = 0; r < runs; r++) {
       long cpu0 = threads.getCurrentThreadCpuTime();
+      long bytes0 = allocation.getThreadAllocatedBytes(self);
       long t0 = System.nanoTime();
       for (int i = 0; i < n; i++) {
         sink += b.groupsum();
       }
       long wall = System.nanoTime() - t0;
       long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      long bytes = allocation.getThreadAllocatedBytes(self) - bytes0;
       System.out.printf("monitor groupsum (%d keys) run %d: %.1f ns/event wall, %.1f ns/event"
-          + " CPU, load %.2f%n", keys, r, wall / (double) n, cpu / (double) n,
+          + " CPU, %.1f B/event allocated, load %.2f%n", keys, r, wall / (double) n,
+          cpu / (double) n, bytes / (double) n,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
     if (sink == 42) {

@@ -447,6 +447,49 @@ class KeyedMonitorTest {
     assertThat(keyed.nextTick("b")).isEqualTo(2);
   }
 
+  /**
+   * Ticks the kernel declines part-way, interpreted and as generated code: x and y already
+   * moved into the tick's working copy of the vector, then a present string (the working
+   * monitor's), or an overflow after other steps wrote the copy. The working monitor then
+   * evaluates the tick from the key's vector as a lone monitor would (outputs, state, failure).
+   */
+  @Test
+  void aTickDeclinedPartWayLeavesTheKeyAsItWas() {
+    String text = "in x: Int\nin y: Int\nin s: Str\n"
+        + "out c: Int = default(c[1], 0) + x\nout d: Int = default(d[2], 1) - y\n"
+        + "out n: Bool = is_defined(s)\n";
+    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+      Pair p = new Pair(-2, text, path);
+      assertThat(p.keyed.evaluatesInPlace()).isTrue();
+      Row in = p.program.inputs().newRow();
+      long at = 0;
+      for (int round = 0; round < 3; round++) {
+        for (long k = 0; k < 3; k++) {
+          in.setInt(0, k + round);
+          in.setInt(1, 2 * k);
+          in.setNoVal(2);
+          p.tick(k, ++at, in); // in place
+          in.setInt(0, 7);
+          in.setNoVal(1);
+          in.setStr(2, "s" + k); // x moved, y moved (NoVal: held), then declined
+          p.tick(k, ++at, in);
+        }
+        p.checkState();
+      }
+      in.setInt(0, Long.MAX_VALUE); // c overflows after d's steps ran on the copy
+      in.setInt(1, 1);
+      in.setNoVal(2);
+      p.tick(1L, ++at, in);
+      in.setInt(0, 1);
+      p.tick(2L, ++at, in);
+      p.checkState();
+      assertThat(p.keyed.failure(1L)).isNotNull();
+      if (path == Path.GENERATED) {
+        assertThat(p.keyed.runsGeneratedCode()).isTrue();
+      }
+    }
+  }
+
   /** Catches an order that follows the hash table (growth, removal) instead of the arrivals. */
   @Test
   void keysAreVisitedInFirstArrivalOrder() {

@@ -30,8 +30,8 @@ import java.util.Map;
  * itself: a row of the wrong width, an input of another kind than its declared type, a vector
  * in the full format, and any error of the tick (overflow, division by zero, a value outside
  * the static type). The caller then runs the tick on the working monitor, which fails exactly
- * as a lone monitor does. Errors are rare, so a tick that can fail copies the vector first and
- * puts it back when it declines.
+ * as a lone monitor does. A tick runs on a working copy of the vector, written back only once
+ * nothing can fail (see {@link Code}): a declined tick leaves the vector as it was.
  *
  * <p>Thread-safety: owner thread only (scratch arrays).
  */
@@ -59,6 +59,9 @@ public final class KeyedKernel {
 
   private final Step[] steps;
   private final Step[] commitSteps;
+  /** Each input's transfer into its stream's cell, and each output's read (see {@link #tick}). */
+  private final Step[] inputSteps;
+  private final Step[] outputSteps;
   /** The steps as generated code, or interpreted until there is some. */
   private Code code;
   private boolean interpreting = true;
@@ -66,22 +69,18 @@ public final class KeyedKernel {
   private volatile Code generated;
   private final long[] constantBits;
   private final int inputs;
-  private final int[] inTag;
-  private final int[] inBits;
-  private final int[] heldTag;
-  private final int[] heldBits;
-  private final byte[] inKind;
-  private final int[] outTag;
-  private final int[] outBits;
   private final int compactLength;
   private final boolean mayFail;
-  private final long[] backup;
+  /** The tick's working copy of the key's vector (see {@link Code#tick}). */
+  private final long[] work;
   private final String source;
 
   private KeyedKernel(Builder b, KeyedLayout layout) {
     this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
     this.commitSteps = commitSteps(b.commits.stream().mapToInt(Integer::intValue).toArray());
-    this.code = new Interpreted(steps, commitSteps);
+    this.inputSteps = inputSteps(b);
+    this.outputSteps = outputSteps(b);
+    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps);
     this.constantBits = new long[2 * b.constants.size()];
     for (int i = 0; i < b.constants.size(); i++) {
       Slot c = b.constants.get(i);
@@ -89,16 +88,9 @@ public final class KeyedKernel {
       constantBits[2 * i + 1] = c.tag;
     }
     this.inputs = b.inTag.length;
-    this.inTag = b.inTag;
-    this.inBits = b.inBits;
-    this.heldTag = b.heldTag;
-    this.heldBits = b.heldBits;
-    this.inKind = b.inKind;
-    this.outTag = b.outTag;
-    this.outBits = b.outBits;
     this.compactLength = layout.compactLength();
     this.mayFail = b.mayFail;
-    this.backup = new long[compactLength];
+    this.work = new long[compactLength];
     this.source = layout.evaluator.spec().file();
   }
 
@@ -129,10 +121,13 @@ public final class KeyedKernel {
     return generated != null;
   }
 
-  /** The steps and commit steps as text: kernels of the same text may share generated code. */
+  /**
+   * The steps, commit steps, inputs, outputs and vector length as text: kernels of the same
+   * text may share generated code.
+   */
   public String signature() {
-    StringBuilder b = new StringBuilder();
-    for (Step[] group : new Step[][] {steps, commitSteps}) {
+    StringBuilder b = new StringBuilder().append(compactLength).append('|');
+    for (Step[] group : new Step[][] {inputSteps, steps, commitSteps, outputSteps}) {
       for (Step s : group) {
         b.append(s.method);
         for (int a : s.args) {
@@ -174,7 +169,7 @@ public final class KeyedKernel {
    */
   public boolean tick(long[] v, Row input, Row output) {
     if (v.length != compactLength || input.width() != inputs
-        || output.width() != outTag.length) {
+        || output.width() != outputSteps.length) {
       return false;
     }
     if (interpreting) {
@@ -184,46 +179,14 @@ public final class KeyedKernel {
         interpreting = false;
       }
     }
-    for (int i = 0; i < inputs; i++) {
-      byte t = input.kind(i);
-      if (t != Kind.NOVAL && t != inKind[i]) {
-        return false; // another kind (or a string): the working monitor checks it
-      }
-    }
-    if (mayFail) {
-      System.arraycopy(v, 0, backup, 0, backup.length);
-    }
-    long[] cb = constantBits;
-    for (int i = 0; i < inputs; i++) {
-      // StreamCell.overwriting, then setFromRow (the payload is copied even for NoVal).
-      byte t = input.kind(i);
-      int ct = inTag[i];
-      int cbits = inBits[i];
-      byte old = Steps.get(v, cb, ct);
-      if (t == Kind.NOVAL && old != Kind.NOVAL) {
-        Steps.put(v, heldTag[i], old);
-        v[heldBits[i]] = v[cbits];
-      }
-      Steps.put(v, ct, t);
-      v[cbits] = input.bits(i);
-    }
     try {
-      code.run(v, cb);
+      return code.tick(v, work, constantBits, input, output);
     } catch (RuntimeException e) {
       if (!mayFail) {
         throw e; // a bug: nothing may throw in a kernel that cannot fail
       }
-      System.arraycopy(backup, 0, v, 0, backup.length);
-      return false;
+      return false; // an error of the tick: v was not written
     }
-    code.commit(v, cb);
-    v[KeyedLayout.TICK]++;
-    int[] ot = outTag;
-    int[] ob = outBits;
-    for (int j = 0; j < ot.length; j++) {
-      output.setRaw(j, Steps.get(v, cb, ot[j]), v[ob[j]], null);
-    }
-    return true;
   }
 
   /**
@@ -241,6 +204,27 @@ public final class KeyedKernel {
   /** The commit's steps: the rings' pushes and the delays' commits, in order. */
   public List<Step> commitSteps() {
     return List.of(commitSteps);
+  }
+
+  /**
+   * The inputs' transfers, one per input in row order: {@link Steps#input} with the row's kind
+   * and payload, then these arguments.
+   */
+  public List<Step> inputSteps() {
+    return List.of(inputSteps);
+  }
+
+  /**
+   * The outputs' reads, one per output in row order: {@link Steps#output} with the row, then
+   * these arguments.
+   */
+  public List<Step> outputSteps() {
+    return List.of(outputSteps);
+  }
+
+  /** The length of the vectors a tick runs on (for the code generator). */
+  public int vectorLength() {
+    return compactLength;
   }
 
   /** The step methods' names, by operation. */
@@ -263,6 +247,28 @@ public final class KeyedKernel {
     return out.toArray(new Step[0]);
   }
 
+  private static final int INPUT = 18;
+  private static final int OUTPUT = 19;
+
+  /** Per input: its declared kind, the cell's kind and payload, the held value's. */
+  private static Step[] inputSteps(Builder b) {
+    Step[] out = new Step[b.inTag.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new Step(INPUT, "input",
+          new int[] {b.inKind[i], b.inTag[i], b.inBits[i], b.heldTag[i], b.heldBits[i]});
+    }
+    return out;
+  }
+
+  /** Per output: the cell's kind and payload. */
+  private static Step[] outputSteps(Builder b) {
+    Step[] out = new Step[b.outTag.length];
+    for (int j = 0; j < out.length; j++) {
+      out[j] = new Step(OUTPUT, "output", new int[] {b.outTag[j], b.outBits[j]});
+    }
+    return out;
+  }
+
   private static Step[] commitSteps(int[] commits) {
     List<Step> out = new ArrayList<>();
     for (int p = 0; p < commits.length; p += 7) {
@@ -273,27 +279,62 @@ public final class KeyedKernel {
     return out.toArray(new Step[0]);
   }
 
-  /** What a generated class implements: the steps of one program's tick as straight code. */
+  /**
+   * What a generated class implements: one program's tick as straight code. The tick runs on a
+   * working copy of the key's vector, which is written back only once nothing can fail any
+   * more: a tick that fails leaves the key's vector as it was, with no backup to take before
+   * every tick.
+   */
   public interface Code {
-    /** The tick's steps; throws (an {@link EvalError}, a decline) when the tick fails. */
-    void run(long[] v, long[] constants);
-
-    /** The commit's steps. */
-    void commit(long[] v, long[] constants);
+    /**
+     * One tick of the key whose vector is {@code v}: the inputs ({@link #inputSteps}), the
+     * steps, the commit's steps and the tick count on a copy of {@code v}, then the copy into
+     * {@code v}, then the outputs ({@link #outputSteps}).
+     *
+     * @param work scratch of the vector's length (the kernel's, reused), for the copy
+     * @return false when an input's kind is not the one declared: {@code v} and {@code output}
+     *     unchanged
+     * @throws RuntimeException when the tick fails (an {@link EvalError}, a decline):
+     *     {@code v} and {@code output} unchanged
+     */
+    boolean tick(long[] v, long[] work, long[] constants, Row input, Row output);
   }
 
   /** Runs the steps one by one (until generated code replaces it, or when there is none). */
   private static final class Interpreted implements Code {
     private final Step[] steps;
     private final Step[] commits;
+    private final Step[] inputs;
+    private final Step[] outputs;
 
-    Interpreted(Step[] steps, Step[] commits) {
+    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs) {
       this.steps = steps;
       this.commits = commits;
+      this.inputs = inputs;
+      this.outputs = outputs;
     }
 
     @Override
-    public void run(long[] v, long[] cb) {
+    public boolean tick(long[] v, long[] w, long[] cb, Row input, Row output) {
+      System.arraycopy(v, 0, w, 0, w.length);
+      for (int i = 0; i < inputs.length; i++) {
+        int[] a = inputs[i].args;
+        if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
+          return false;
+        }
+      }
+      run(w, cb);
+      commit(w, cb);
+      Steps.advance(w);
+      System.arraycopy(w, 0, v, 0, w.length);
+      for (int j = 0; j < outputs.length; j++) {
+        int[] a = outputs[j].args;
+        Steps.output(v, cb, output, j, a[0], a[1]);
+      }
+      return true;
+    }
+
+    private void run(long[] v, long[] cb) {
       for (Step s : steps) {
         int[] a = s.args;
         switch (s.op) {
@@ -325,8 +366,7 @@ public final class KeyedKernel {
       }
     }
 
-    @Override
-    public void commit(long[] v, long[] cb) {
+    private void commit(long[] v, long[] cb) {
       for (Step s : commits) {
         int[] a = s.args;
         if (s.op == PUSH) {
@@ -365,6 +405,38 @@ public final class KeyedKernel {
       v[w] = v[w] & ~(0xFFL << shift) | (kind & 0xFFL) << shift;
     }
 
+    /**
+     * An input's value into its stream's cell (StreamCell.overwriting, then setFromRow: the
+     * payload is copied even for NoVal), the held value keeping the last present one.
+     *
+     * @return false when the kind is neither NoVal nor {@code kind} (a Str input declares
+     *     NoVal: a present string goes to the working monitor, which checks it)
+     */
+    public static boolean input(long[] v, long[] cb, byte t, long bits, int kind, int ct,
+        int cbits, int ht, int hb) {
+      if (t != Kind.NOVAL && t != kind) {
+        return false;
+      }
+      byte old = get(v, cb, ct);
+      if (t == Kind.NOVAL && old != Kind.NOVAL) {
+        put(v, ht, old);
+        v[hb] = v[cbits];
+      }
+      put(v, ct, t);
+      v[cbits] = bits;
+      return true;
+    }
+
+    /** The tick count, after a tick. */
+    public static void advance(long[] v) {
+      v[KeyedLayout.TICK]++;
+    }
+
+    /** Output {@code j}: the stream's value. */
+    public static void output(long[] v, long[] cb, Row output, int j, int ot, int ob) {
+      output.setRaw(j, get(v, cb, ot), v[ob], null);
+    }
+
     /** Slot.lift: the held memory takes a present value; the lifted value is the memory. */
     private static void lift(long[] v, long[] cb, int xt, int xb, int ht, int hb) {
       byte t = get(v, cb, xt);
@@ -388,7 +460,9 @@ public final class KeyedKernel {
         put(v, lt, Kind.DEFERRED);
         return;
       }
-      int i = (get(v, cb, pos) & 0xFF) - offset;
+      // A ring of one sample holds it at 0 (head + 1 - offset is 0 once pushed): a constant
+      // index for generated code, with no read of the head.
+      int i = depth == 1 ? 0 : (get(v, cb, pos) & 0xFF) - offset;
       if (i < 0) {
         i += depth;
       }
@@ -652,7 +726,7 @@ public final class KeyedKernel {
     /** HistoryRing.push of a stream's value (scalar: no reference). */
     public static void push(long[] v, long[] cb, int xt, int xb, int pos, int tags, int bits,
         int depth) {
-      int h = get(v, cb, pos) & 0xFF; // head + 1: the next head
+      int h = depth == 1 ? 0 : get(v, cb, pos) & 0xFF; // head + 1: the next head (0, alone)
       if (h == depth) {
         h = 0;
       }
