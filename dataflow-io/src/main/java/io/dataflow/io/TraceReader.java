@@ -182,7 +182,12 @@ public final class TraceReader implements Closeable {
           }
           return null;
         }
-        readOneLine();
+        if (out.isFull()) {
+          return out.take(); // filled by usualLines
+        }
+        if (bytes == null || usualLines(out)) {
+          readOneLine();
+        }
       }
     } finally {
       filling = null;
@@ -398,6 +403,212 @@ public final class TraceReader implements Closeable {
   }
 
   // ---------------------------------------------------------------- the byte path
+
+  /**
+   * Reads the usual lines of a batch in one loop over the buffered bytes, each line as
+   * {@link #fastLine} would (the same lines, the same result), handing each complete tick
+   * straight to {@code out}: a tick line, an assignment ({@code name = value}, an Int read here,
+   * any other value by {@link #fastValue}) or a blank line, each ended by {@code \n}.
+   *
+   * <p>Why one method, and its shape: the JIT compiled the nested methods of the line-by-line
+   * path each at every depth at which it became hot (issue 21). Here the lines are one loop
+   * over the bytes, and its only loop (a state per part of the line): written with a loop per
+   * part, C2 compiled that method again for an on-stack entry at each inner loop, and each
+   * compile took longer than the nested methods together. The buffer's {@code \n} after the
+   * bytes read ends every line, so no state tests the bound.
+   *
+   * <p>Stops before the first line it does not read, changing nothing for that line, and
+   * returns true: {@link #readOneLine} reads it (a line not buffered whole, a {@code \r}, a
+   * comment, anything the general path reads or rejects). Returns false when {@link #nextBatch}
+   * must look at the state first: the batch is full, or a tick after a gap is waiting.
+   */
+  private boolean usualLines(TickColumnsBuilder out) {
+    ByteLines in = bytes;
+    int p = in.position();
+    if (p < 0) {
+      return true;
+    }
+    byte[] b = in.buffer();
+    int limit = in.limit(); // b[limit] is a \n
+    int lines = 0;
+    boolean usual = true; // false once nextBatch must look at the state
+    int state = LEAD;
+    long number = -1; // a tick line's number; -1 for an assignment or blank line
+    long n = 0; // the digits so far
+    int from = p; // where the tick number or the value starts
+    int digits = p; // where the value's digits start
+    int nameStart = 0;
+    int nameEnd = 0; // == nameStart: the line assigns nothing
+    byte kind = Kind.NOVAL;
+    long bits = 0;
+    Object ref = null;
+    int i = p;
+    scan:
+    while (true) {
+      byte c = b[i];
+      boolean blank = c == ' ' || c == '\t';
+      switch (state) {
+        case LEAD: // blanks at the start of the line
+          if (blank) {
+            i++;
+          } else if (c >= '0' && c <= '9') {
+            state = TICK;
+            from = i;
+            n = 0;
+          } else if (c == '\n') {
+            state = END;
+          } else if (hasPending && (isAsciiLetter(c) || c == '_')) {
+            state = NAME;
+            nameStart = i++;
+          } else {
+            break scan; // the general path reads (or reports) it
+          }
+          break;
+        case TICK: // the tick number
+          if (c >= '0' && c <= '9') {
+            if (i - from == 18) {
+              break scan; // perhaps out of range: the general path says
+            }
+            n = n * 10 + (c - '0');
+            i++;
+          } else {
+            state = TICK_END;
+          }
+          break;
+        case TICK_END: // blanks, ':'
+          if (blank) {
+            i++;
+          } else if (c == ':' && n > lastTick) {
+            number = n;
+            state = COLON;
+            i++;
+          } else {
+            break scan;
+          }
+          break;
+        case COLON: // after "N:"
+          if (blank) {
+            i++;
+          } else if (c == '\n') {
+            state = END;
+          } else if (isAsciiLetter(c) || c == '_') {
+            state = NAME;
+            nameStart = i++;
+          } else {
+            break scan;
+          }
+          break;
+        case NAME:
+          if (isAsciiLetterOrDigit(c) || c == '_') {
+            i++;
+          } else {
+            nameEnd = i;
+            state = EQUALS;
+          }
+          break;
+        case EQUALS: // blanks, '='
+          if (blank) {
+            i++;
+          } else if (c == '=') {
+            state = VALUE_START;
+            i++;
+          } else {
+            break scan;
+          }
+          break;
+        case VALUE_START: // blanks, the value
+          if (blank) {
+            i++;
+          } else {
+            from = i;
+            digits = c == '-' ? i + 1 : i;
+            n = 0;
+            i = digits;
+            state = INT;
+          }
+          break;
+        case INT: // the usual value, an Int of up to 18 digits; any other is read by fastValue
+          if (c >= '0' && c <= '9' && i - digits < 18) {
+            n = n * 10 + (c - '0');
+            i++;
+          } else if ((blank || c == '\n') && i > digits) {
+            kind = Kind.INT;
+            bits = digits > from ? -n : n;
+            ref = null;
+            state = AFTER;
+          } else {
+            state = VALUE;
+          }
+          break;
+        case VALUE: // any value but the usual Int
+          i = fastValue(b, from, limit);
+          if (i < 0) {
+            break scan;
+          }
+          kind = fastKind;
+          bits = fastBits;
+          ref = fastRef;
+          state = AFTER;
+          break;
+        case AFTER: // blanks after the value
+          if (blank) {
+            i++;
+          } else if (c == '\n') {
+            state = END;
+          } else {
+            break scan; // a comment, a \r or anything else: the general path
+          }
+          break;
+        default: // END: the line is read (unless its \n is the one after the bytes read)
+          if (i == limit) {
+            break scan;
+          }
+          lineNo++;
+          lines++;
+          p = ++i;
+          if (number >= 0) {
+            if (hasPending) {
+              if (pendingNumber == nextTick) {
+                out.add(pending); // as flushPending and then nextBatch would, without the swap
+                nextTick = pendingNumber + 1;
+                pending.clear();
+                hasPending = false;
+                usual = !out.isFull();
+              } else {
+                flushPending(); // after a gap: nextBatch adds the empty ticks first
+                usual = false;
+              }
+            }
+            beginTick(number);
+            number = -1;
+          }
+          if (nameEnd > nameStart) {
+            pending.put(nameTable.intern(b, nameStart, nameEnd), kind, bits, ref);
+            nameEnd = nameStart;
+          }
+          if (!usual) {
+            break scan;
+          }
+          state = LEAD;
+          from = i;
+      }
+    }
+    in.skipTo(p, lines);
+    return usual;
+  }
+
+  // The states of usualLines.
+  private static final int LEAD = 0;
+  private static final int TICK = 1;
+  private static final int TICK_END = 2;
+  private static final int COLON = 3;
+  private static final int NAME = 4;
+  private static final int EQUALS = 5;
+  private static final int VALUE_START = 6;
+  private static final int INT = 7;
+  private static final int VALUE = 8;
+  private static final int AFTER = 9;
+  private static final int END = 10;
 
   /**
    * Handles the usual line from its bytes: blank, a comment, {@code N: name = value} or
