@@ -13,11 +13,6 @@ import java.nio.charset.StandardCharsets;
  * {@link #text()} decodes the current line as the character readers would, for the parsers'
  * general (and error) paths.
  *
- * <p>A reader may also take the usual lines straight from the buffer, in a loop of its own:
- * {@link #position()} is where the next line starts, {@link #limit()} where the bytes read end,
- * and {@link #skipTo} consumes the lines it read there (each ended by {@code \n}); it leaves
- * any other line, and a line not read whole yet, to {@link #next()}.
- *
  * <p>{@link #hasBufferedLine()} tells whether the next line is already read, so a live reader
  * can hand over what it has before a read that may block.
  *
@@ -42,8 +37,7 @@ public final class ByteLines implements Closeable {
   /** Lines of {@code in}, read in blocks of {@code bufferSize} bytes (a longer line grows it). */
   public ByteLines(InputStream in, int bufferSize) {
     this.in = in;
-    this.buf = new byte[Math.max(16, bufferSize) + 1]; // and the sentinel
-    buf[0] = '\n';
+    this.buf = new byte[Math.max(16, bufferSize)];
   }
 
   /**
@@ -118,52 +112,15 @@ public final class ByteLines implements Closeable {
       limit -= pos;
       pos = 0;
     }
-    if (limit == buf.length - 1) {
+    if (limit == buf.length) {
       buf = java.util.Arrays.copyOf(buf, buf.length * 2);
     }
-    int n = in.read(buf, limit, buf.length - 1 - limit);
+    int n = in.read(buf, limit, buf.length - limit);
     if (n < 0) {
       eof = true;
     } else {
       limit += n;
     }
-    buf[limit] = '\n'; // the sentinel (see limit())
-  }
-
-  /**
-   * Where the next line starts in {@link #buffer()}, or -1 when only {@link #next()} can tell
-   * (the line before ended with {@code \r} and what follows it is not read yet).
-   */
-  public int position() {
-    if (skipLf) {
-      if (pos == limit) {
-        return -1;
-      }
-      if (buf[pos] == '\n') {
-        pos++;
-      }
-      skipLf = false;
-    }
-    return pos;
-  }
-
-  /**
-   * Where the bytes read end in {@link #buffer()}. A {@code \n} follows them there, no part of
-   * the input: a scan that stops at the end of a line stops there at the latest without testing
-   * the bound, and finds the line not read whole when it stops at {@code limit()}.
-   */
-  public int limit() {
-    return limit;
-  }
-
-  /**
-   * Consumes {@code lines} lines from {@link #position()} to {@code to}, just after the
-   * {@code \n} that ends the last of them. The current line is then undefined until
-   * {@link #next()}; {@link #lineNo()} counts the lines consumed.
-   */
-  public void skipTo(int to, int lines) {
-    pos = to;
-    lineNo += lines;
   }
 
   /** The bytes of the current line (from {@link #start()} to {@link #end()}). */
