@@ -73,6 +73,56 @@ class TraceBytePathTest {
     assertThat(readBatches(file, 256).byName).isEqualTo(chars.byName);
   }
 
+  @Test
+  void longTracesMatchAcrossTheBuffersEnds() throws IOException {
+    // Lines the byte path reads, mostly, over several buffers of 64 KiB, so that lines are
+    // split at every place by a buffer's end; some traces end with a mistake.
+    long seed = Long.getLong("dataflow.seed", 20261202L);
+    Random rnd = new Random(seed);
+    for (int n = 0; n < 6; n++) {
+      StringBuilder sb = new StringBuilder();
+      long tick = 0;
+      while (sb.length() < 300_000) {
+        tick += rnd.nextInt(50) == 0 ? 2 + rnd.nextInt(3) : 1;
+        sb.append(tick).append(rnd.nextInt(20) == 0 ? " :\t" : ": ");
+        int k = rnd.nextInt(4);
+        for (int a = 0; a < k; a++) {
+          if (a > 0) {
+            sb.append(rnd.nextInt(10) == 0 ? "\t" : "   ");
+          }
+          sb.append(rnd.nextInt(4) == 0 ? "y" : "x").append(rnd.nextBoolean() ? " = " : "=");
+          sb.append(switch (rnd.nextInt(12)) {
+            case 0 -> "2.5";
+            case 1 -> "true";
+            case 2 -> "\"s\"";
+            case 3 -> Long.toString(rnd.nextLong() / (1 + rnd.nextInt(1000)));
+            default -> Integer.toString(rnd.nextInt(200_000) - 100_000);
+          });
+          sb.append(rnd.nextInt(30) == 0 ? " // c" : rnd.nextInt(30) == 0 ? " " : "");
+          sb.append(rnd.nextInt(100) == 0 ? "\r\n" : "\n");
+          if (rnd.nextInt(40) == 0) {
+            sb.append(rnd.nextBoolean() ? "\n" : "// a comment\n");
+          }
+        }
+        if (k == 0) {
+          sb.append('\n');
+        }
+      }
+      if (n % 2 == 1) {
+        sb.append("   x = (bad\n");
+      }
+      String trace = sb.toString();
+      String what = "seed " + seed + ", long trace " + n;
+      Reading chars = readChars(trace);
+      Path file = dir.resolve("long" + n + ".input");
+      Files.write(file, trace.getBytes(StandardCharsets.UTF_8));
+      assertThat(readBytes(file).items).as(what).isEqualTo(chars.items);
+      Reading batches = readBatches(file, 256);
+      assertThat(batches.byName).as(what).isEqualTo(chars.byName);
+      assertThat(batches.error).as(what).isEqualTo(chars.error);
+    }
+  }
+
   private static String trace(Random rnd) {
     StringBuilder sb = new StringBuilder();
     if (rnd.nextInt(10) == 0) {
