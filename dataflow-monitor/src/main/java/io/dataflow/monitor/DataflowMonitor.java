@@ -296,10 +296,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }
     List<DataflowProgram.StreamDefinition> defs = program.streams();
     StreamState[] streams = new StreamState[defs.size()];
+    StateWalker.Scratch scratch = new StateWalker.Scratch();
     for (int i = 0; i < streams.length; i++) {
       DataflowProgram.StreamDefinition d = defs.get(i);
       streams[i] = StateWalker.saveStream(evaluator, evaluator.cells()[d.index()],
-          roleName(d.role()), d.declaredType(), program.snapshotFingerprints[d.index()]);
+          roleName(d.role()), d.declaredType(), program.snapshotFingerprints[d.index()],
+          scratch);
     }
     Failure f = failure == null ? null
         : new Failure(failure.tick(), failure.stream(), failure.reason());
@@ -356,9 +358,10 @@ public final class DataflowMonitor implements RevisionedMonitor {
         states[d.index()] = s;
       }
       DataflowMonitor next = create(program, opts);
+      StateWalker.Scratch scratch = new StateWalker.Scratch();
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StateWalker.loadStream(next.evaluator, next.evaluator.cells()[d.index()],
-            states[d.index()], true, true, false, snapshot.formatVersion());
+            states[d.index()], true, true, false, snapshot.formatVersion(), scratch);
       }
       next.revision = snapshot.revision();
       if (snapshot.failure() != null) {
@@ -379,11 +382,12 @@ public final class DataflowMonitor implements RevisionedMonitor {
     }, snapshot.definitionKey(), program);
     DataflowMonitor next = create(program, opts);
     List<String> historiesRetained = new ArrayList<>();
+    StateWalker.Scratch scratch = new StateWalker.Scratch();
     for (DataflowProgram.StreamDefinition d : program.streams()) {
       TransferMapping.StreamTransfer t = mapping.streams().get(d.index());
       if (t.existed() && StateWalker.loadStream(next.evaluator,
           next.evaluator.cells()[d.index()], snapshot.stream(d.name()), t.keepState(),
-          t.keepHistory(), true, snapshot.formatVersion())) {
+          t.keepHistory(), true, snapshot.formatVersion(), scratch)) {
         historiesRetained.add(d.name());
       }
     }

@@ -66,6 +66,8 @@ public final class Evaluator {
   private final StreamCell[] ringCells;
   private final StreamCell[] committing;
   private final TypeCheck.Compiled[] checkedTypes;
+  /** Per stream, its node tree's recipe (shared per program, never written), or null. */
+  private final NodeRecipe[] recipes;
   private final boolean[] checkedStreams;
   private final boolean hasDynamic;
   /** The streams a dynamic body can evaluate out of order (see repairable()), or null. */
@@ -106,6 +108,7 @@ public final class Evaluator {
     this.cells = new StreamCell[n];
     this.evaluating = new StreamCell[n];
     Shape shape = (Shape) spec.evaluatorShape(Shape::new);
+    this.recipes = shape.recipes;
     this.checkedTypes = shape.checkedTypes;
     this.hasDynamic = spec.hasDynamic();
     this.bodyCompiler = settings.compiler();
@@ -200,6 +203,8 @@ public final class Evaluator {
     final int[][] sameTick;
     /** Outputs that can hold a function: of unknown static type in a program with lambdas. */
     final int[] untypedOutputs;
+    /** Per stream, how its equation's node tree is built, or null (input, or NodeBuilder). */
+    final NodeRecipe[] recipes;
 
     Shape(CheckedSpec spec) {
       int n = spec.streams().size();
@@ -216,6 +221,10 @@ public final class Evaluator {
         }
         sameTick[i] = spec.hasDynamic() ? spec.sameTickDeps().get(i).stream().toArray()
             : new int[0];
+      }
+      recipes = new NodeRecipe[n];
+      for (int i : computed) {
+        recipes[i] = NodeRecipe.of(spec.streams().get(i).equation().expr(), spec);
       }
       untypedOutputs = !spec.hasLambda() ? new int[0]
           : java.util.Arrays.stream(spec.outputIndex())
@@ -285,10 +294,31 @@ public final class Evaluator {
 
   private Node buildRoot(int stream) {
     StreamCell owner = cells[stream];
+    NodeRecipe recipe = recipes[stream];
+    if (recipe != null) {
+      return recipe.make(cells, owner.commits);
+    }
     NodeBuilder builder = new NodeBuilder(spec.byName(), spec.types(),
         new TopLevelStreams(owner), owner.commits, new Functions());
     return builder.build(spec.streams().get(stream).equation().expr(),
         NodeBuilder.Locals.NONE);
+  }
+
+  /**
+   * Stream {@code stream}'s node tree as {@code NodeBuilder} builds it from the syntax, without
+   * the program's recipe (for the test that the two build the same tree).
+   */
+  Node buildWithoutRecipe(int stream, List<Committable> commits) {
+    StreamCell owner = cells[stream];
+    NodeBuilder builder = new NodeBuilder(spec.byName(), spec.types(),
+        new TopLevelStreams(owner), commits, new Functions());
+    return builder.build(spec.streams().get(stream).equation().expr(),
+        NodeBuilder.Locals.NONE);
+  }
+
+  /** The recipe of stream {@code stream}'s tree, or null (for tests). */
+  NodeRecipe recipe(int stream) {
+    return recipes[stream];
   }
 
   /** Top-level references: stream cells and shared rings. */

@@ -62,11 +62,14 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Visited seen = new Visited();
+  private final Visited seen;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
-  /** Per stream name, the lambdas of its equation in source order (what closures name). */
-  private final Map<String, List<Ast.Lambda>> lambdas;
+  /**
+   * Per stream name, the lambdas of its equation in source order (what closures name): found
+   * when a closure is met, not for every stream walked (an AST walk over every equation).
+   */
+  private Map<String, List<Ast.Lambda>> lambdas;
   /** Loading into another program than the one saved (bodies may then restart). */
   private boolean transferred;
   /**
@@ -75,17 +78,32 @@ public final class StateWalker {
    */
   private boolean compact = true;
 
-  private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load) {
+  private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load,
+      Visited seen) {
     this.evaluator = evaluator;
     this.stream = stream;
     this.saved = load == null ? new ArrayList<>() : null;
     this.loading = load == null ? null : load.iterator();
-    this.lambdas = lambdas(evaluator);
+    this.seen = seen.cleared();
+  }
+
+  /**
+   * The visited set of one walk, reused by the walks of one snapshot or restore (one per
+   * stream: a set allocated per stream was about 3% of a 100-stream round trip). Not shared
+   * between threads; holds nothing between walks that a walk reads.
+   */
+  public static final class Scratch {
+    final Visited seen = new Visited();
   }
 
   /** The operator state of a computed stream's node tree (empty for an input). */
   public static List<OperatorState> save(Evaluator evaluator, StreamCell cell) {
-    StateWalker w = new StateWalker(evaluator, cell.name, null);
+    return save(evaluator, cell, new Scratch());
+  }
+
+  private static List<OperatorState> save(Evaluator evaluator, StreamCell cell,
+      Scratch scratch) {
+    StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
     w.visit(cell.root);
     return w.saved; // copied by the StreamState that holds it
   }
@@ -97,7 +115,12 @@ public final class StateWalker {
    */
   public static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
       boolean transferred, int formatVersion) {
-    StateWalker w = new StateWalker(evaluator, cell.name, state);
+    load(evaluator, cell, state, transferred, formatVersion, new Scratch());
+  }
+
+  private static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
+      boolean transferred, int formatVersion, Scratch scratch) {
+    StateWalker w = new StateWalker(evaluator, cell.name, state, scratch.seen);
     w.transferred = transferred;
     w.compact = formatVersion >= COMPACT_SINCE;
     try {
@@ -117,18 +140,25 @@ public final class StateWalker {
    */
   public static StreamState saveStream(Evaluator evaluator, StreamCell cell, String role,
       String declaredType, String fingerprint) {
-    List<OperatorState> ops = new ArrayList<>();
+    return saveStream(evaluator, cell, role, declaredType, fingerprint, new Scratch());
+  }
+
+  /** {@link #saveStream(Evaluator, StreamCell, String, String, String)} reusing a scratch. */
+  public static StreamState saveStream(Evaluator evaluator, StreamCell cell, String role,
+      String declaredType, String fingerprint, Scratch scratch) {
+    List<OperatorState> ops = List.of();
     // The held value as it is: read only while the cell is NoVal, and kept only where a reader
     // exists (inputs, dynamic programs); saving it raw keeps a restored monitor identical.
     Slot present = cell.heldPresent();
     Value current;
     Value last;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION) {
-      StateWalker w = new StateWalker(evaluator, cell.name, null);
+      StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
       List<Value> values = new ArrayList<>();
       List<Integer> functions = new ArrayList<>();
       w.addSlot(cell, values, functions);
       w.addSlot(present, values, functions);
+      ops = new ArrayList<>();
       ops.add(new OperatorState("Cell;f=" + String.join(",",
           functions.stream().map(String::valueOf).toList()), values));
       current = Value.NOVAL;
@@ -140,7 +170,8 @@ public final class StateWalker {
     int depth = cell.ring == null ? 0 : cell.ring.depth();
     List<Value> history = cell.ring == null ? List.of() : history(cell.ring, cell.name);
     if (cell.root != null) {
-      ops = ops.isEmpty() ? save(evaluator, cell) : concat(ops, save(evaluator, cell));
+      ops = ops.isEmpty() ? save(evaluator, cell, scratch)
+          : concat(ops, save(evaluator, cell, scratch));
     }
     return new StreamState(cell.name, role, declaredType, fingerprint, current, last, depth,
         history, ops);
@@ -158,13 +189,22 @@ public final class StateWalker {
    */
   public static boolean loadStream(Evaluator evaluator, StreamCell cell, StreamState state,
       boolean keepState, boolean keepHistory, boolean transferred, int formatVersion) {
+    return loadStream(evaluator, cell, state, keepState, keepHistory, transferred,
+        formatVersion, new Scratch());
+  }
+
+  /** {@link #loadStream(Evaluator, StreamCell, StreamState, boolean, boolean, boolean, int)}
+   * reusing a scratch. */
+  public static boolean loadStream(Evaluator evaluator, StreamCell cell, StreamState state,
+      boolean keepState, boolean keepHistory, boolean transferred, int formatVersion,
+      Scratch scratch) {
     List<OperatorState> ops = state.operators();
     Slot current = new Slot();
     Slot present = new Slot();
     current.setValue(state.current());
     present.setValue(state.lastPresent());
     if (!ops.isEmpty() && ops.get(0).kind().startsWith("Cell")) {
-      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1));
+      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1), scratch.seen);
       OperatorState op = w.next("Cell");
       Set<Integer> functions = w.functionPositions(op.kind());
       Iterator<Value> values = op.values().iterator();
@@ -187,7 +227,7 @@ public final class StateWalker {
       cell.restore(current, present);
     }
     if (keepState && !input) {
-      load(evaluator, cell, ops, transferred, formatVersion);
+      load(evaluator, cell, ops, transferred, formatVersion, scratch);
       if (transferred) {
         for (Committable kept : cell.commits) {
           if (kept instanceof DynamicNode d) {
@@ -610,6 +650,13 @@ public final class StateWalker {
 
   // ---- lambdas ----
 
+  private Map<String, List<Ast.Lambda>> lambdas() {
+    if (lambdas == null) {
+      lambdas = lambdas(evaluator);
+    }
+    return lambdas;
+  }
+
   /** The lambdas of the program's equations, in declaration order and then source order. */
   private static Map<String, List<Ast.Lambda>> lambdas(Evaluator evaluator) {
     if (!evaluator.spec().hasLambda()) {
@@ -653,7 +700,7 @@ public final class StateWalker {
     // By identity; else (nodes kept by a live transfer were built from the previous program's
     // syntax) the same lambda wherever it is written.
     for (int pass = 0; pass < 2; pass++) {
-      for (Map.Entry<String, List<Ast.Lambda>> e : new TreeMap<>(lambdas).entrySet()) {
+      for (Map.Entry<String, List<Ast.Lambda>> e : new TreeMap<>(lambdas()).entrySet()) {
         List<Ast.Lambda> in = e.getValue();
         for (int i = 0; i < in.size(); i++) {
           if (pass == 0 ? in.get(i) == lambda : sameSyntax(in.get(i), lambda)) {
@@ -699,7 +746,7 @@ public final class StateWalker {
 
   private Ast.Lambda lambda(Value ref) {
     try {
-      List<Ast.Lambda> in = lambdas.get(ref.asList().get(0).asString());
+      List<Ast.Lambda> in = lambdas().get(ref.asList().get(0).asString());
       long index = ref.asList().get(1).asLong();
       if (in == null || index < 0 || index >= in.size() || ref.asList().size() != 2) {
         throw mismatch("no lambda " + ref + " in the program");
@@ -766,6 +813,14 @@ public final class StateWalker {
     private final Object[] few = new Object[SCAN];
     private int size;
     private Set<Object> many;
+
+    /** Empty again, for the next walk (no reference to the last walk's objects kept). */
+    Visited cleared() {
+      java.util.Arrays.fill(few, 0, size, null);
+      size = 0;
+      many = null;
+      return this;
+    }
 
     /** Adds {@code o}; false when it was already there. */
     boolean add(Object o) {

@@ -7,7 +7,8 @@
  * builds {@link io.dataflow.monitor.eval.Node}s from the front end's syntax tree
  * ({@link io.dataflow.monitor.eval.Nodes}, {@link io.dataflow.monitor.eval.TypedNodes},
  * {@link io.dataflow.monitor.eval.TemporalNodes}, {@link io.dataflow.monitor.eval.Builtins},
- * {@link io.dataflow.monitor.eval.Functions}, {@link io.dataflow.monitor.eval.Ops});
+ * {@link io.dataflow.monitor.eval.Functions}, {@link io.dataflow.monitor.eval.Ops}), and
+ * {@code NodeRecipe}, the same trees from look-ups resolved once per program (plain equations);
  * unboxed values in {@link io.dataflow.monitor.eval.Slot}s, each stream's state in a
  * {@link io.dataflow.monitor.eval.StreamCell} with its
  * {@link io.dataflow.monitor.eval.HistoryRing}; run-time type checks
