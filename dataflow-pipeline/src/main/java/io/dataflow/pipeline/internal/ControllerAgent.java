@@ -29,6 +29,7 @@ import io.dataflow.reconfig.internal.MonitorReconfigurationPlan;
 import io.dataflow.reconfig.internal.ReconfigurationPlanner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -73,8 +74,19 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final MpscUnboundedArrayQueue<Request> requests = new MpscUnboundedArrayQueue<>(16);
 
   private final Map<Integer, LaneLedger> ledgers = new TreeMap<>();
+  /** The same ledgers by partition, for the per-record lookup (no boxing, no tree walk). */
+  private LaneLedger[] ledgerOf = new LaneLedger[0];
   private final Map<Integer, ArrayDeque<SourceRecord>> stash = new HashMap<>();
+  /** Per partition, the records of the current poll collected for the lane's next chunk. */
+  private SourceRecord[][] collecting = new SourceRecord[0][];
+  private int[] collected = new int[0];
+  /** The partitions with collected records, in the order first seen in the poll. */
+  private int[] collectedLanes = new int[0];
+  private int collectedCount;
+  /** Chunks handed to each driver: the position of a control message sent now. */
   private final long[] enqueued;
+  /** Records handed to each driver (in chunks); minus what it took, its queue's fill. */
+  private final long[] handed;
   /** Drivers handed records since they were last woken (one wake per poll, not per record). */
   private final boolean[] toWake;
   private final Set<Integer> pausedByDriver = new TreeSet<>();
@@ -134,6 +146,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     this.statusLines = statusLines;
     this.ackListener = ackListener;
     this.enqueued = new long[drivers.size()];
+    this.handed = new long[drivers.size()];
     this.toWake = new boolean[drivers.size()];
     // Planning without bindings never opens anything: no I/O factory.
     this.planner = new ReconfigurationPlanner(null, options.typingMode(),
@@ -299,6 +312,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
         for (int i = 0, n = polled.size(); i < n; i++) {
           route(polled.get(i));
         }
+        handOverCollected();
         work += polled.size();
       } catch (Exception e) {
         wakeHandedOver();
@@ -328,52 +342,103 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     return work;
   }
 
+  /**
+   * Collects {@code r} for its lane's next chunk: the lanes' records of a poll are handed over
+   * together, one queue item per lane and poll, not one per record.
+   */
   private void route(SourceRecord r) {
-    LaneLedger ledger = ledgers.get(r.partition());
+    int p = r.partition();
+    LaneLedger ledger = p < ledgerOf.length ? ledgerOf[p] : null;
     if (ledger == null) {
       failures.fail("source", new DataflowException("the source returned a record of"
-          + " partition " + r.partition() + " (offset " + r.offset() + "), which is not"
-          + " assigned"));
+          + " partition " + p + " (offset " + r.offset() + "), which is not assigned"));
       return;
     }
-    ArrayDeque<SourceRecord> waiting = stash.get(r.partition());
-    if (waiting != null) {
-      waiting.addLast(r); // keep the lane's order behind what already waits
-      return;
+    if (!stash.isEmpty()) {
+      ArrayDeque<SourceRecord> waiting = stash.get(p);
+      if (waiting != null) {
+        waiting.addLast(r); // keep the lane's order behind what already waits
+        return;
+      }
     }
-    if (!handOver(ledger, r)) {
-      waiting = new ArrayDeque<>();
-      waiting.addLast(r);
-      stash.put(r.partition(), waiting);
-      pausedByQueue.add(r.partition()); // the driver's queue is full: stop reading the lane
+    int n = collected[p];
+    SourceRecord[] into = collecting[p];
+    if (n == 0) {
+      collectedLanes[collectedCount++] = p;
     }
+    if (into == null || n == into.length) {
+      into = collecting[p] = into == null ? new SourceRecord[64]
+          : Arrays.copyOf(into, n * 2);
+    }
+    into[n] = r;
+    collected[p] = n + 1;
   }
 
-  private boolean handOver(LaneLedger ledger, SourceRecord r) {
+  /** Hands each lane's collected records to its driver as one chunk. */
+  private void handOverCollected() {
+    for (int i = 0; i < collectedCount; i++) {
+      int p = collectedLanes[i];
+      SourceRecord[] from = collecting[p];
+      int n = collected[p];
+      collected[p] = 0;
+      int taken = handOver(ledgerOf[p], from, 0, n);
+      if (taken < n) {
+        // The driver's queue is full: the rest waits, and the lane stops being read.
+        ArrayDeque<SourceRecord> waiting = new ArrayDeque<>(n - taken);
+        for (int j = taken; j < n; j++) {
+          waiting.addLast(from[j]);
+        }
+        stash.put(p, waiting);
+        pausedByQueue.add(p);
+      }
+      Arrays.fill(from, 0, n, null); // do not keep the records alive
+    }
+    collectedCount = 0;
+  }
+
+  /**
+   * Hands {@code records[from, from + n)} of one lane to the lane's driver as one chunk, or as
+   * many of them as its queue has room for; returns how many were handed over.
+   */
+  private int handOver(LaneLedger ledger, SourceRecord[] records, int from, int n) {
     DriverAgent d = drivers.get(ledger.driver);
+    long room = options.queueCapacity() - (handed[ledger.driver] - d.takenRecords());
+    int k = (int) Math.min(n, Math.max(0, room));
+    if (k == 0) {
+      return 0;
+    }
+    SourceRecord[] chunk = Arrays.copyOfRange(records, from, from + k);
     // Admitted before it is handed over: the driver may evaluate it and the sink acknowledge
     // it before this thread runs again.
-    ledger.admit(r.offset());
-    if (!d.data.offer(r)) {
-      ledger.retract();
-      return false;
+    ledger.admit(chunk);
+    if (!d.data.offer(chunk)) {
+      // Cannot happen (a chunk holds at least one record and the queue has a slot per record
+      // of room); kept safe all the same.
+      ledger.retract(k);
+      return 0;
     }
+    handed[ledger.driver] += k;
     enqueued[ledger.driver]++;
     toWake[ledger.driver] = true;
-    return true;
+    return k;
   }
 
   private int retryStash() {
+    if (stash.isEmpty()) {
+      return 0;
+    }
     int work = 0;
     for (Iterator<Map.Entry<Integer, ArrayDeque<SourceRecord>>> it = stash.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<Integer, ArrayDeque<SourceRecord>> e = it.next();
-      LaneLedger ledger = ledgers.get(e.getKey());
+      LaneLedger ledger = ledgerOf[e.getKey()];
       ArrayDeque<SourceRecord> waiting = e.getValue();
-      while (!waiting.isEmpty() && handOver(ledger, waiting.peekFirst())) {
+      SourceRecord[] records = waiting.toArray(new SourceRecord[0]);
+      int taken = handOver(ledger, records, 0, records.length);
+      for (int j = 0; j < taken; j++) {
         waiting.pollFirst();
-        work++;
       }
+      work += taken;
       if (waiting.isEmpty()) {
         it.remove();
         pausedByQueue.remove(e.getKey());
@@ -452,13 +517,25 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       PendingCeilingGate gate = new PendingCeilingGate(p, options.pendingCeiling(),
           options.resumeBelow());
       LaneCheckpoint from = restored.get(p);
-      ledgers.put(p, new LaneLedger(p, d, gate, from));
+      putLedger(new LaneLedger(p, d, gate, from));
       send(d, new ThreadControl.AddLane(p, gate, from, enqueued[d]));
       if (from != null) {
         positions.put(p, from.position());
       }
     }
     return positions;
+  }
+
+  private void putLedger(LaneLedger l) {
+    ledgers.put(l.lane, l);
+    if (l.lane >= ledgerOf.length) {
+      int n = Math.max(l.lane + 1, ledgerOf.length * 2);
+      ledgerOf = Arrays.copyOf(ledgerOf, n);
+      collecting = Arrays.copyOf(collecting, n);
+      collected = Arrays.copyOf(collected, n);
+      collectedLanes = Arrays.copyOf(collectedLanes, n);
+    }
+    ledgerOf[l.lane] = l;
   }
 
   private int leastLoadedDriver() {
@@ -563,6 +640,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       Map<Integer, Set<Integer>> byDriver = new TreeMap<>();
       for (int p : r.lanes()) {
         LaneLedger l = ledgers.remove(p);
+        ledgerOf[p] = null;
         flushedEnded.remove(p);
         byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
       }
@@ -610,7 +688,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       }
       ackedOutputs += a.outputs;
       for (int i = 0; i < a.lanes.length; i++) {
-        LaneLedger l = ledgers.get(a.lanes[i]);
+        int p = a.lanes[i];
+        LaneLedger l = p < ledgerOf.length ? ledgerOf[p] : null;
         if (l != null) {
           l.acknowledged(a.from[i], a.to[i]);
         }
@@ -829,8 +908,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   /** What the controller owns of the status, published after its cycles. */
   private record View(RuntimeState phase, Set<Integer> paused, Map<Integer, Long> pending,
-      Map<Integer, Long> acked, Map<Integer, Long> committed, int stashed, String lastError,
-      MonitorRevision revision, long lastCommitAt) {}
+      Map<Integer, Long> acked, Map<Integer, Long> committed, int stashed, long[] handed,
+      String lastError, MonitorRevision revision, long lastCommitAt) {}
 
   private volatile View view;
 
@@ -849,7 +928,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     }
     FailureGate.Failure f = failures.get();
     view = new View(phase, Set.copyOf(sourcePaused), pending, acked, committed, stashed,
-        f == null ? null : f.reason(), revision, lastCommitAt);
+        handed.clone(), f == null ? null : f.reason(), revision, lastCommitAt);
     status = status(now);
   }
 
@@ -865,14 +944,16 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     long keys = 0;
     long expired = 0;
     int queued = v.stashed();
-    for (DriverAgent d : drivers) {
+    for (int i = 0; i < drivers.size(); i++) {
+      DriverAgent d = drivers.get(i);
       DriverAgent.DriverStatus s = d.status(); // one read per driver
       lanesByDriver.add(s.lanes());
       ticksIn += s.ticksIn();
       ticksOut += s.ticksOut();
       keys += s.keys();
       expired += s.expired();
-      queued += s.queued();
+      // Records in the driver's queue: handed over (as last published) but not yet taken.
+      queued += (int) Math.max(0, v.handed()[i] - d.takenRecords());
     }
     RuntimeStatus run = new RuntimeStatus(v.phase(), ticksIn, ticksOut, queued, 0,
         v.lastError(), v.revision(), 0, now, v.lastCommitAt());

@@ -1,6 +1,7 @@
 package io.dataflow.pipeline.internal;
 
 import io.dataflow.pipeline.spi.LaneCheckpoint;
+import io.dataflow.pipeline.spi.SourceRecord;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,6 +40,23 @@ final class LaneLedger {
 
   /** Admits the record at {@code offset}; returns its sequence in the lane. */
   long admit(long offset) {
+    store(offset);
+    gate.set(pending());
+    return admitted - 1;
+  }
+
+  /**
+   * Admits a chunk of the lane's records, in order: their offsets are kept by sequence, and the
+   * gate is written once for the chunk.
+   */
+  void admit(SourceRecord[] chunk) {
+    for (SourceRecord r : chunk) {
+      store(r.offset());
+    }
+    gate.set(pending());
+  }
+
+  private void store(long offset) {
     if (admitted - ackedPrefix == offsets.length) {
       long[] bigger = new long[offsets.length * 2];
       for (long s = ackedPrefix; s < admitted; s++) {
@@ -47,13 +65,12 @@ final class LaneLedger {
       offsets = bigger;
     }
     offsets[(int) (admitted & (offsets.length - 1))] = offset;
-    gate.set(pending() + 1);
-    return admitted++;
+    admitted++;
   }
 
-  /** Withdraws the last admission (its record could not be handed over). */
-  void retract() {
-    admitted--;
+  /** Withdraws the last {@code n} admissions (their records could not be handed over). */
+  void retract(int n) {
+    admitted -= n;
     gate.set(pending());
   }
 
