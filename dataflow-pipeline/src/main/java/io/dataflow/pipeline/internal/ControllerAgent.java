@@ -76,6 +76,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final Map<Integer, LaneLedger> ledgers = new TreeMap<>();
   /** The same ledgers by partition, for the per-record lookup (no boxing, no tree walk). */
   private LaneLedger[] ledgerOf = new LaneLedger[0];
+  /** The same ledgers in lane order, for the loops of every cycle (no iterator, no boxing). */
+  private LaneLedger[] inOrder = new LaneLedger[0];
   private final Map<Integer, ArrayDeque<SourceRecord>> stash = new HashMap<>();
   /** Per partition, the records of the current poll collected for the lane's next chunk. */
   private SourceRecord[][] collecting = new SourceRecord[0][];
@@ -92,6 +94,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final Set<Integer> pausedByDriver = new TreeSet<>();
   private final Set<Integer> pausedByQueue = new TreeSet<>();
   private final Set<Integer> sourcePaused = new TreeSet<>();
+  /** Whether the pauses wanted may differ from the source's: {@link #applyPauses} has work. */
+  private boolean pausesChanged;
   private final Set<Integer> flushedEnded = new TreeSet<>();
   private Map<Integer, LaneCheckpoint> restored = Map.of();
   private final List<Revocation> revocations = new ArrayList<>();
@@ -115,7 +119,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
   private long nextStatusAt;
   private PipelineStatus lastReported;
-  private volatile PipelineStatus status;
   private volatile PipelineExitReport report;
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final List<String> warningLog = new ArrayList<>();
@@ -224,7 +227,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   }
 
   boolean isReady() {
-    return phase == RuntimeState.RUNNING && !view.pending().isEmpty() && sink.probe();
+    return phase == RuntimeState.RUNNING && view.lanes().length > 0 && sink.probe();
   }
 
   // ------------------------------------------------------------ duty cycle
@@ -282,8 +285,9 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     if (options.statusEvery() != null && now - nextStatusAt >= 0
         && phase != RuntimeState.TERMINATED) {
       publishStatus(now);
-      statusLines.accept(status.line(lastReported));
-      lastReported = status;
+      PipelineStatus s = status(now);
+      statusLines.accept(s.line(lastReported));
+      lastReported = s;
       nextStatusAt = now + options.statusEvery().toNanos();
     }
     return work;
@@ -295,7 +299,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     nextStatusAt = options.statusEvery() == null ? Long.MAX_VALUE
         : now + options.statusEvery().toNanos();
     publishStatus(now);
-    lastReported = status;
+    lastReported = status(now);
     try {
       source.open(this);
     } catch (Exception e) {
@@ -331,7 +335,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       nextCheckpointAt = now + options.commitEvery().toNanos();
       work++;
     }
-    work += commit(now, ledgers.keySet());
+    work += commitAll(now);
     work += progressRevocations(now);
     work += completeReconfigurations();
     if (source.isExhausted() && stash.isEmpty() && revocations.isEmpty()
@@ -390,6 +394,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
         }
         stash.put(p, waiting);
         pausedByQueue.add(p);
+        pausesChanged = true;
       }
       Arrays.fill(from, 0, n, null); // do not keep the records alive
     }
@@ -442,6 +447,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       if (waiting.isEmpty()) {
         it.remove();
         pausedByQueue.remove(e.getKey());
+        pausesChanged = true;
       }
     }
     return work;
@@ -449,6 +455,10 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   /** Makes the source's paused set what the drivers and the full queues ask for. */
   private void applyPauses() {
+    if (!pausesChanged) {
+      return;
+    }
+    pausesChanged = false;
     Set<Integer> want = new TreeSet<>(pausedByDriver);
     want.addAll(pausedByQueue);
     want.retainAll(ledgers.keySet());
@@ -463,13 +473,16 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     if (!resume.isEmpty()) {
       source.resume(resume);
     }
-    sourcePaused.clear();
-    sourcePaused.addAll(want);
+    if (!pause.isEmpty() || !resume.isEmpty() || !sourcePaused.equals(want)) {
+      sourcePaused.clear();
+      sourcePaused.addAll(want);
+      pausedView = Set.copyOf(sourcePaused);
+    }
   }
 
   private int flushEnded() {
     int work = 0;
-    for (LaneLedger l : ledgers.values()) {
+    for (LaneLedger l : inOrder) {
       if (!flushedEnded.contains(l.lane) && !stash.containsKey(l.lane)
           && source.isEnded(l.lane)) {
         flushedEnded.add(l.lane);
@@ -536,6 +549,13 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       collectedLanes = Arrays.copyOf(collectedLanes, n);
     }
     ledgerOf[l.lane] = l;
+    lanesChanged();
+  }
+
+  /** After the set of lanes changed: the ordered array and the pauses follow. */
+  private void lanesChanged() {
+    inOrder = ledgers.values().toArray(new LaneLedger[0]);
+    pausesChanged = true;
   }
 
   private int leastLoadedDriver() {
@@ -569,6 +589,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       pausedByDriver.remove(p);
       pausedByQueue.remove(p);
       sourcePaused.remove(p);
+      pausedView = Set.copyOf(sourcePaused);
+      pausesChanged = true;
       byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
       lanes++;
     }
@@ -641,6 +663,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       for (int p : r.lanes()) {
         LaneLedger l = ledgers.remove(p);
         ledgerOf[p] = null;
+        lanesChanged();
         flushedEnded.remove(p);
         byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
       }
@@ -659,8 +682,10 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     for (DriverEvent e; (e = events.relaxedPoll()) != null; work++) {
       if (e instanceof DriverEvent.PauseLanes p) {
         pausedByDriver.addAll(p.lanes());
+        pausesChanged = true;
       } else if (e instanceof DriverEvent.ResumeLanes r) {
         pausedByDriver.removeAll(r.lanes());
+        pausesChanged = true;
       } else if (e instanceof DriverEvent.Fatal f) {
         failures.fail(f.component(), f.error());
       } else if (e instanceof DriverEvent.LaneSnapshots s) {
@@ -702,17 +727,32 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   /** Commits the lanes' newest fully acknowledged checkpoints, if any is new. */
   private int commit(long now, Set<Integer> lanes) {
-    Map<Integer, LaneCheckpoint> due = new TreeMap<>();
+    Map<Integer, LaneCheckpoint> due = null;
     for (int p : lanes) {
       LaneLedger l = ledgers.get(p);
       LaneCheckpoint c = l == null ? null : l.committable();
       if (c != null) {
+        due = due == null ? new TreeMap<>() : due;
         due.put(p, c);
       }
     }
-    if (due.isEmpty()) {
-      return 0;
+    return due == null ? 0 : commit(now, due);
+  }
+
+  /** {@link #commit(long, Set)} over every lane, in the cycle: no iterator, no boxing. */
+  private int commitAll(long now) {
+    Map<Integer, LaneCheckpoint> due = null;
+    for (LaneLedger l : inOrder) {
+      LaneCheckpoint c = l.committable();
+      if (c != null) {
+        due = due == null ? new TreeMap<>() : due;
+        due.put(l.lane, c);
+      }
     }
+    return due == null ? 0 : commit(now, due);
+  }
+
+  private int commit(long now, Map<Integer, LaneCheckpoint> due) {
     try {
       checkpointer.commit(due);
     } catch (Exception e) {
@@ -906,30 +946,50 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   // ------------------------------------------------------------ status
 
-  /** What the controller owns of the status, published after its cycles. */
-  private record View(RuntimeState phase, Set<Integer> paused, Map<Integer, Long> pending,
-      Map<Integer, Long> acked, Map<Integer, Long> committed, int stashed, long[] handed,
-      String lastError, MonitorRevision revision, long lastCommitAt) {}
+  /**
+   * What the controller owns of the status, published after its cycles: plain arrays (per lane,
+   * in lane order), so a busy cycle's publication costs a few copies; the maps are built by
+   * whoever reads the status.
+   */
+  private record View(RuntimeState phase, Set<Integer> paused, int[] lanes, long[] pending,
+      long[] acked, long[] committed, int stashed, long[] handed, String lastError,
+      MonitorRevision revision, long lastCommitAt) {}
 
   private volatile View view;
+  /** The paused lanes as last published (rebuilt only when they changed). */
+  private Set<Integer> pausedView = Set.of();
 
   private void publishStatus(long now) {
-    Map<Integer, Long> pending = new TreeMap<>();
-    Map<Integer, Long> acked = new TreeMap<>();
-    Map<Integer, Long> committed = new TreeMap<>();
-    for (LaneLedger l : ledgers.values()) {
-      pending.put(l.lane, l.pending());
-      acked.put(l.lane, l.ackedPosition());
-      committed.put(l.lane, l.committedPosition());
+    LaneLedger[] lanes = inOrder;
+    int n = lanes.length;
+    int[] ids = new int[n];
+    long[] pending = new long[n];
+    long[] acked = new long[n];
+    long[] committed = new long[n];
+    for (int i = 0; i < n; i++) {
+      LaneLedger l = lanes[i];
+      ids[i] = l.lane;
+      pending[i] = l.pending();
+      acked[i] = l.ackedPosition();
+      committed[i] = l.committedPosition();
     }
     int stashed = 0;
-    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
-      stashed += waiting.size();
+    if (!stash.isEmpty()) {
+      for (ArrayDeque<SourceRecord> waiting : stash.values()) {
+        stashed += waiting.size();
+      }
     }
     FailureGate.Failure f = failures.get();
-    view = new View(phase, Set.copyOf(sourcePaused), pending, acked, committed, stashed,
+    view = new View(phase, pausedView, ids, pending, acked, committed, stashed,
         handed.clone(), f == null ? null : f.reason(), revision, lastCommitAt);
-    status = status(now);
+  }
+
+  private static Map<Integer, Long> byLane(int[] lanes, long[] values) {
+    Map<Integer, Long> m = new TreeMap<>();
+    for (int i = 0; i < lanes.length; i++) {
+      m.put(lanes[i], values[i]);
+    }
+    return m;
   }
 
   /**
@@ -957,7 +1017,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     }
     RuntimeStatus run = new RuntimeStatus(v.phase(), ticksIn, ticksOut, queued, 0,
         v.lastError(), v.revision(), 0, now, v.lastCommitAt());
-    return new PipelineStatus(run, lanesByDriver, v.paused(), v.pending(), keys, expired,
-        v.acked(), v.committed());
+    return new PipelineStatus(run, lanesByDriver, v.paused(), byLane(v.lanes(), v.pending()),
+        keys, expired, byLane(v.lanes(), v.acked()), byLane(v.lanes(), v.committed()));
   }
 }

@@ -85,6 +85,8 @@ final class DriverAgent implements Agent {
   private final Map<Integer, Lane> lanes = new TreeMap<>();
   /** The same lanes by partition, for the per-record lookup (no boxing, no tree walk). */
   private Lane[] byPartition = new Lane[0];
+  /** The lanes' ids as published (null: rebuilt at the next publication). */
+  private List<Integer> laneIds;
   private final ArrayDeque<ThreadControl> waiting = new ArrayDeque<>();
   private final IdentityHashMap<TickShape, int[]> slots = new IdentityHashMap<>();
   private final Set<String> unknownInputs = new HashSet<>();
@@ -224,7 +226,10 @@ final class DriverAgent implements Agent {
     for (Lane l : lanes.values()) {
       keys += l.keyed.size();
     }
-    status = new DriverStatus(List.copyOf(lanes.keySet()), keys, ticksIn, ticksOut, expired);
+    if (laneIds == null) {
+      laneIds = List.copyOf(lanes.keySet());
+    }
+    status = new DriverStatus(laneIds, keys, ticksIn, ticksOut, expired);
   }
 
   private int takeControls() {
@@ -255,6 +260,7 @@ final class DriverAgent implements Agent {
     } else if (c instanceof ThreadControl.DropLanes d) {
       for (int lane : d.lanes()) {
         lanes.remove(lane);
+        laneIds = null;
         if (lane < byPartition.length) {
           byPartition[lane] = null;
         }
@@ -297,6 +303,7 @@ final class DriverAgent implements Agent {
     Lane l = new Lane(a.lane(), a.gate(), a.restored() == null ? -1 : a.restored().position());
     l.keyed = KeyedMonitor.create(program);
     lanes.put(a.lane(), l);
+    laneIds = null;
     if (a.lane() >= byPartition.length) {
       byPartition = java.util.Arrays.copyOf(byPartition, Math.max(a.lane() + 1,
           byPartition.length * 2));
