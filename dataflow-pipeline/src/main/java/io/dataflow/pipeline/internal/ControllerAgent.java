@@ -312,12 +312,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     work += retryStash();
     if (!failures.isSet()) {
       try {
-        List<SourceRecord> polled = source.poll(options.maxPollRecords());
-        for (int i = 0, n = polled.size(); i < n; i++) {
-          route(polled.get(i));
-        }
+        work += source.poll(options.maxPollRecords(), collect);
         handOverCollected();
-        work += polled.size();
       } catch (Exception e) {
         wakeHandedOver();
         failures.fail("source", e);
@@ -346,36 +342,42 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     return work;
   }
 
+  /** {@link #route}, as the source's receiver of runs. */
+  private final PartitionedSource.Runs collect = this::route;
+
   /**
-   * Collects {@code r} for its lane's next chunk: the lanes' records of a poll are handed over
-   * together, one queue item per lane and poll, not one per record.
+   * Collects a run of one lane's records for the lane's next chunk: the lanes' records of a
+   * poll are handed over together, one queue item per lane and poll, not one per record.
    */
-  private void route(SourceRecord r) {
-    int p = r.partition();
-    LaneLedger ledger = p < ledgerOf.length ? ledgerOf[p] : null;
+  private void route(int p, SourceRecord[] records, int from, int to) {
+    LaneLedger ledger = p >= 0 && p < ledgerOf.length ? ledgerOf[p] : null;
     if (ledger == null) {
       failures.fail("source", new DataflowException("the source returned a record of"
-          + " partition " + p + " (offset " + r.offset() + "), which is not assigned"));
+          + " partition " + p + " (offset " + records[from].offset() + "), which is not"
+          + " assigned"));
       return;
     }
     if (!stash.isEmpty()) {
       ArrayDeque<SourceRecord> waiting = stash.get(p);
       if (waiting != null) {
-        waiting.addLast(r); // keep the lane's order behind what already waits
+        for (int i = from; i < to; i++) {
+          waiting.addLast(records[i]); // keep the lane's order behind what already waits
+        }
         return;
       }
     }
     int n = collected[p];
+    int k = to - from;
     SourceRecord[] into = collecting[p];
     if (n == 0) {
       collectedLanes[collectedCount++] = p;
     }
-    if (into == null || n == into.length) {
-      into = collecting[p] = into == null ? new SourceRecord[64]
-          : Arrays.copyOf(into, n * 2);
+    if (into == null || n + k > into.length) {
+      into = collecting[p] = Arrays.copyOf(into == null ? new SourceRecord[0] : into,
+          Math.max(64, Math.max(n + k, n * 2)));
     }
-    into[n] = r;
-    collected[p] = n + 1;
+    System.arraycopy(records, from, into, n, k);
+    collected[p] = n + k;
   }
 
   /** Hands each lane's collected records to its driver as one chunk. */
