@@ -461,23 +461,31 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       return;
     }
     pausesChanged = false;
-    Set<Integer> want = new TreeSet<>(pausedByDriver);
-    want.addAll(pausedByQueue);
-    want.retainAll(ledgers.keySet());
-    Set<Integer> pause = new TreeSet<>(want);
-    pause.removeAll(sourcePaused);
-    Set<Integer> resume = new TreeSet<>(sourcePaused);
-    resume.removeAll(want);
-    resume.retainAll(ledgers.keySet());
-    if (!pause.isEmpty()) {
+    // Sets are made only for what changes: a full queue pauses and resumes lanes often.
+    Set<Integer> pause = null;
+    Set<Integer> resume = null;
+    for (LaneLedger l : inOrder) {
+      Integer p = l.lane;
+      boolean want = pausedByDriver.contains(p) || pausedByQueue.contains(p);
+      boolean paused = sourcePaused.contains(p);
+      if (want && !paused) {
+        pause = pause == null ? new TreeSet<>() : pause;
+        pause.add(p);
+      } else if (!want && paused) {
+        resume = resume == null ? new TreeSet<>() : resume;
+        resume.add(p);
+      }
+    }
+    boolean gone = sourcePaused.removeIf(p -> !ledgers.containsKey(p)); // dropped lanes
+    if (pause != null) {
       source.pause(pause);
+      sourcePaused.addAll(pause);
     }
-    if (!resume.isEmpty()) {
+    if (resume != null) {
       source.resume(resume);
+      sourcePaused.removeAll(resume);
     }
-    if (!pause.isEmpty() || !resume.isEmpty() || !sourcePaused.equals(want)) {
-      sourcePaused.clear();
-      sourcePaused.addAll(want);
+    if (pause != null || resume != null || gone) {
       pausedView = Set.copyOf(sourcePaused);
     }
   }

@@ -102,6 +102,8 @@ final class DriverAgent implements Agent {
   /** The last tick shape seen and its slots (records of one source share a few shapes). */
   private TickShape lastShape;
   private int[] lastSlots;
+  /** Whether {@link #lastSlots} writes every input slot (the input row needs no clearing). */
+  private boolean lastCovers;
   private final List<Lane> touched = new ArrayList<>();
   private long lastDataAt;
   private long nextExpiry;
@@ -415,8 +417,11 @@ final class DriverAgent implements Agent {
         }
         lastShape = shape;
         lastSlots = map;
+        lastCovers = covers(map, in.width());
       }
-      in.clear();
+      if (!lastCovers) {
+        in.clear(); // else every slot is written below
+      }
       for (int i = 0; i < map.length; i++) {
         if (map[i] >= 0) {
           in.set(map[i], tick.value(i));
@@ -447,6 +452,15 @@ final class DriverAgent implements Agent {
         }
       }
     }
+  }
+
+  /** Whether {@code map} writes every one of the {@code width} input slots. */
+  private static boolean covers(int[] map, int width) {
+    int written = 0;
+    for (int slot : map) {
+      written += slot >= 0 ? 1 : 0; // a shape's names differ: no slot is written twice
+    }
+    return written == width;
   }
 
   private int[] slotsOf(TickShape shape) {
