@@ -47,7 +47,7 @@ public interface PartitionedSource extends AutoCloseable {
   @FunctionalInterface
   interface Runs {
     /**
-     * Records {@code records[from, to)} of {@code partition}, in offset order. The receiver
+     * Records {@code records[from, to)}, all of {@code partition}, in offset order. The receiver
      * reads them during the call only (it copies what it keeps), so the source may reuse the
      * array afterwards.
      */
