@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param pendingCeiling records of one lane admitted but not yet acknowledged at which the lane
  *     is paused at the source
  * @param resumeBelow the lane resumes once its pending records fall below this (hysteresis)
- * @param queueCapacity each driver's data queue (records and barriers), bounded
+ * @param queueCapacity each driver's data queue, bounded in records (handed over in chunks of
+ *     one lane's records)
  * @param maxPollRecords records taken from the source per poll
  * @param batchSize outputs per sink batch at most
  * @param idleFlush how long a driver keeps a partial batch while its input is idle

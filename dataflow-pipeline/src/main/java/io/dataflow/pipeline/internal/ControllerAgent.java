@@ -29,6 +29,7 @@ import io.dataflow.reconfig.internal.MonitorReconfigurationPlan;
 import io.dataflow.reconfig.internal.ReconfigurationPlanner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -73,13 +74,28 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final MpscUnboundedArrayQueue<Request> requests = new MpscUnboundedArrayQueue<>(16);
 
   private final Map<Integer, LaneLedger> ledgers = new TreeMap<>();
+  /** The same ledgers by partition, for the per-record lookup (no boxing, no tree walk). */
+  private LaneLedger[] ledgerOf = new LaneLedger[0];
+  /** The same ledgers in lane order, for the loops of every cycle (no iterator, no boxing). */
+  private LaneLedger[] inOrder = new LaneLedger[0];
   private final Map<Integer, ArrayDeque<SourceRecord>> stash = new HashMap<>();
+  /** Per partition, the records of the current poll collected for the lane's next chunk. */
+  private SourceRecord[][] collecting = new SourceRecord[0][];
+  private int[] collected = new int[0];
+  /** The partitions with collected records, in the order first seen in the poll. */
+  private int[] collectedLanes = new int[0];
+  private int collectedCount;
+  /** Chunks handed to each driver: the position of a control message sent now. */
   private final long[] enqueued;
+  /** Records handed to each driver (in chunks); minus what it took, its queue's fill. */
+  private final long[] handed;
   /** Drivers handed records since they were last woken (one wake per poll, not per record). */
   private final boolean[] toWake;
   private final Set<Integer> pausedByDriver = new TreeSet<>();
   private final Set<Integer> pausedByQueue = new TreeSet<>();
   private final Set<Integer> sourcePaused = new TreeSet<>();
+  /** Whether the pauses wanted may differ from the source's: {@link #applyPauses} has work. */
+  private boolean pausesChanged;
   private final Set<Integer> flushedEnded = new TreeSet<>();
   private Map<Integer, LaneCheckpoint> restored = Map.of();
   private final List<Revocation> revocations = new ArrayList<>();
@@ -103,7 +119,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private ExitReport.DrainResult drain = ExitReport.DrainResult.COMPLETE;
   private long nextStatusAt;
   private PipelineStatus lastReported;
-  private volatile PipelineStatus status;
   private volatile PipelineExitReport report;
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final List<String> warningLog = new ArrayList<>();
@@ -134,6 +149,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     this.statusLines = statusLines;
     this.ackListener = ackListener;
     this.enqueued = new long[drivers.size()];
+    this.handed = new long[drivers.size()];
     this.toWake = new boolean[drivers.size()];
     // Planning without bindings never opens anything: no I/O factory.
     this.planner = new ReconfigurationPlanner(null, options.typingMode(),
@@ -211,7 +227,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   }
 
   boolean isReady() {
-    return phase == RuntimeState.RUNNING && !view.pending().isEmpty() && sink.probe();
+    return phase == RuntimeState.RUNNING && view.lanes().length > 0 && sink.probe();
   }
 
   // ------------------------------------------------------------ duty cycle
@@ -269,8 +285,9 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     if (options.statusEvery() != null && now - nextStatusAt >= 0
         && phase != RuntimeState.TERMINATED) {
       publishStatus(now);
-      statusLines.accept(status.line(lastReported));
-      lastReported = status;
+      PipelineStatus s = status(now);
+      statusLines.accept(s.line(lastReported));
+      lastReported = s;
       nextStatusAt = now + options.statusEvery().toNanos();
     }
     return work;
@@ -282,7 +299,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     nextStatusAt = options.statusEvery() == null ? Long.MAX_VALUE
         : now + options.statusEvery().toNanos();
     publishStatus(now);
-    lastReported = status;
+    lastReported = status(now);
     try {
       source.open(this);
     } catch (Exception e) {
@@ -295,11 +312,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     work += retryStash();
     if (!failures.isSet()) {
       try {
-        List<SourceRecord> polled = source.poll(options.maxPollRecords());
-        for (int i = 0, n = polled.size(); i < n; i++) {
-          route(polled.get(i));
-        }
-        work += polled.size();
+        work += source.poll(options.maxPollRecords(), collect);
+        handOverCollected();
       } catch (Exception e) {
         wakeHandedOver();
         failures.fail("source", e);
@@ -317,7 +331,7 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       nextCheckpointAt = now + options.commitEvery().toNanos();
       work++;
     }
-    work += commit(now, ledgers.keySet());
+    work += commitAll(now);
     work += progressRevocations(now);
     work += completeReconfigurations();
     if (source.isExhausted() && stash.isEmpty() && revocations.isEmpty()
@@ -328,55 +342,114 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     return work;
   }
 
-  private void route(SourceRecord r) {
-    LaneLedger ledger = ledgers.get(r.partition());
+  /** {@link #route}, as the source's receiver of runs. */
+  private final PartitionedSource.Runs collect = this::route;
+
+  /**
+   * Collects a run of one lane's records for the lane's next chunk: the lanes' records of a
+   * poll are handed over together, one queue item per lane and poll, not one per record.
+   */
+  private void route(int p, SourceRecord[] records, int from, int to) {
+    LaneLedger ledger = p >= 0 && p < ledgerOf.length ? ledgerOf[p] : null;
     if (ledger == null) {
       failures.fail("source", new DataflowException("the source returned a record of"
-          + " partition " + r.partition() + " (offset " + r.offset() + "), which is not"
+          + " partition " + p + " (offset " + records[from].offset() + "), which is not"
           + " assigned"));
       return;
     }
-    ArrayDeque<SourceRecord> waiting = stash.get(r.partition());
-    if (waiting != null) {
-      waiting.addLast(r); // keep the lane's order behind what already waits
-      return;
+    if (!stash.isEmpty()) {
+      ArrayDeque<SourceRecord> waiting = stash.get(p);
+      if (waiting != null) {
+        for (int i = from; i < to; i++) {
+          waiting.addLast(records[i]); // keep the lane's order behind what already waits
+        }
+        return;
+      }
     }
-    if (!handOver(ledger, r)) {
-      waiting = new ArrayDeque<>();
-      waiting.addLast(r);
-      stash.put(r.partition(), waiting);
-      pausedByQueue.add(r.partition()); // the driver's queue is full: stop reading the lane
+    int n = collected[p];
+    int k = to - from;
+    SourceRecord[] into = collecting[p];
+    if (n == 0) {
+      collectedLanes[collectedCount++] = p;
     }
+    if (into == null || n + k > into.length) {
+      into = collecting[p] = Arrays.copyOf(into == null ? new SourceRecord[0] : into,
+          Math.max(64, Math.max(n + k, n * 2)));
+    }
+    System.arraycopy(records, from, into, n, k);
+    collected[p] = n + k;
   }
 
-  private boolean handOver(LaneLedger ledger, SourceRecord r) {
+  /** Hands each lane's collected records to its driver as one chunk. */
+  private void handOverCollected() {
+    for (int i = 0; i < collectedCount; i++) {
+      int p = collectedLanes[i];
+      SourceRecord[] from = collecting[p];
+      int n = collected[p];
+      collected[p] = 0;
+      int taken = handOver(ledgerOf[p], from, 0, n);
+      if (taken < n) {
+        // The driver's queue is full: the rest waits, and the lane stops being read.
+        ArrayDeque<SourceRecord> waiting = new ArrayDeque<>(n - taken);
+        for (int j = taken; j < n; j++) {
+          waiting.addLast(from[j]);
+        }
+        stash.put(p, waiting);
+        pausedByQueue.add(p);
+        pausesChanged = true;
+      }
+      Arrays.fill(from, 0, n, null); // do not keep the records alive
+    }
+    collectedCount = 0;
+  }
+
+  /**
+   * Hands {@code records[from, from + n)} of one lane to the lane's driver as one chunk, or as
+   * many of them as its queue has room for; returns how many were handed over.
+   */
+  private int handOver(LaneLedger ledger, SourceRecord[] records, int from, int n) {
     DriverAgent d = drivers.get(ledger.driver);
+    long room = options.queueCapacity() - (handed[ledger.driver] - d.takenRecords());
+    int k = (int) Math.min(n, Math.max(0, room));
+    if (k == 0) {
+      return 0;
+    }
+    SourceRecord[] chunk = Arrays.copyOfRange(records, from, from + k);
     // Admitted before it is handed over: the driver may evaluate it and the sink acknowledge
     // it before this thread runs again.
-    ledger.admit(r.offset());
-    if (!d.data.offer(r)) {
-      ledger.retract();
-      return false;
+    ledger.admit(chunk);
+    if (!d.data.offer(chunk)) {
+      // Cannot happen (a chunk holds at least one record and the queue has a slot per record
+      // of room); kept safe all the same.
+      ledger.retract(k);
+      return 0;
     }
+    handed[ledger.driver] += k;
     enqueued[ledger.driver]++;
     toWake[ledger.driver] = true;
-    return true;
+    return k;
   }
 
   private int retryStash() {
+    if (stash.isEmpty()) {
+      return 0;
+    }
     int work = 0;
     for (Iterator<Map.Entry<Integer, ArrayDeque<SourceRecord>>> it = stash.entrySet().iterator();
         it.hasNext(); ) {
       Map.Entry<Integer, ArrayDeque<SourceRecord>> e = it.next();
-      LaneLedger ledger = ledgers.get(e.getKey());
+      LaneLedger ledger = ledgerOf[e.getKey()];
       ArrayDeque<SourceRecord> waiting = e.getValue();
-      while (!waiting.isEmpty() && handOver(ledger, waiting.peekFirst())) {
+      SourceRecord[] records = waiting.toArray(new SourceRecord[0]);
+      int taken = handOver(ledger, records, 0, records.length);
+      for (int j = 0; j < taken; j++) {
         waiting.pollFirst();
-        work++;
       }
+      work += taken;
       if (waiting.isEmpty()) {
         it.remove();
         pausedByQueue.remove(e.getKey());
+        pausesChanged = true;
       }
     }
     return work;
@@ -384,27 +457,42 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   /** Makes the source's paused set what the drivers and the full queues ask for. */
   private void applyPauses() {
-    Set<Integer> want = new TreeSet<>(pausedByDriver);
-    want.addAll(pausedByQueue);
-    want.retainAll(ledgers.keySet());
-    Set<Integer> pause = new TreeSet<>(want);
-    pause.removeAll(sourcePaused);
-    Set<Integer> resume = new TreeSet<>(sourcePaused);
-    resume.removeAll(want);
-    resume.retainAll(ledgers.keySet());
-    if (!pause.isEmpty()) {
+    if (!pausesChanged) {
+      return;
+    }
+    pausesChanged = false;
+    // Sets are made only for what changes: a full queue pauses and resumes lanes often.
+    Set<Integer> pause = null;
+    Set<Integer> resume = null;
+    for (LaneLedger l : inOrder) {
+      Integer p = l.lane;
+      boolean want = pausedByDriver.contains(p) || pausedByQueue.contains(p);
+      boolean paused = sourcePaused.contains(p);
+      if (want && !paused) {
+        pause = pause == null ? new TreeSet<>() : pause;
+        pause.add(p);
+      } else if (!want && paused) {
+        resume = resume == null ? new TreeSet<>() : resume;
+        resume.add(p);
+      }
+    }
+    boolean gone = sourcePaused.removeIf(p -> !ledgers.containsKey(p)); // dropped lanes
+    if (pause != null) {
       source.pause(pause);
+      sourcePaused.addAll(pause);
     }
-    if (!resume.isEmpty()) {
+    if (resume != null) {
       source.resume(resume);
+      sourcePaused.removeAll(resume);
     }
-    sourcePaused.clear();
-    sourcePaused.addAll(want);
+    if (pause != null || resume != null || gone) {
+      pausedView = Set.copyOf(sourcePaused);
+    }
   }
 
   private int flushEnded() {
     int work = 0;
-    for (LaneLedger l : ledgers.values()) {
+    for (LaneLedger l : inOrder) {
       if (!flushedEnded.contains(l.lane) && !stash.containsKey(l.lane)
           && source.isEnded(l.lane)) {
         flushedEnded.add(l.lane);
@@ -452,13 +540,32 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       PendingCeilingGate gate = new PendingCeilingGate(p, options.pendingCeiling(),
           options.resumeBelow());
       LaneCheckpoint from = restored.get(p);
-      ledgers.put(p, new LaneLedger(p, d, gate, from));
+      putLedger(new LaneLedger(p, d, gate, from));
       send(d, new ThreadControl.AddLane(p, gate, from, enqueued[d]));
       if (from != null) {
         positions.put(p, from.position());
       }
     }
     return positions;
+  }
+
+  private void putLedger(LaneLedger l) {
+    ledgers.put(l.lane, l);
+    if (l.lane >= ledgerOf.length) {
+      int n = Math.max(l.lane + 1, ledgerOf.length * 2);
+      ledgerOf = Arrays.copyOf(ledgerOf, n);
+      collecting = Arrays.copyOf(collecting, n);
+      collected = Arrays.copyOf(collected, n);
+      collectedLanes = Arrays.copyOf(collectedLanes, n);
+    }
+    ledgerOf[l.lane] = l;
+    lanesChanged();
+  }
+
+  /** After the set of lanes changed: the ordered array and the pauses follow. */
+  private void lanesChanged() {
+    inOrder = ledgers.values().toArray(new LaneLedger[0]);
+    pausesChanged = true;
   }
 
   private int leastLoadedDriver() {
@@ -492,6 +599,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       pausedByDriver.remove(p);
       pausedByQueue.remove(p);
       sourcePaused.remove(p);
+      pausedView = Set.copyOf(sourcePaused);
+      pausesChanged = true;
       byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
       lanes++;
     }
@@ -563,6 +672,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       Map<Integer, Set<Integer>> byDriver = new TreeMap<>();
       for (int p : r.lanes()) {
         LaneLedger l = ledgers.remove(p);
+        ledgerOf[p] = null;
+        lanesChanged();
         flushedEnded.remove(p);
         byDriver.computeIfAbsent(l.driver, k -> new TreeSet<>()).add(p);
       }
@@ -581,8 +692,10 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     for (DriverEvent e; (e = events.relaxedPoll()) != null; work++) {
       if (e instanceof DriverEvent.PauseLanes p) {
         pausedByDriver.addAll(p.lanes());
+        pausesChanged = true;
       } else if (e instanceof DriverEvent.ResumeLanes r) {
         pausedByDriver.removeAll(r.lanes());
+        pausesChanged = true;
       } else if (e instanceof DriverEvent.Fatal f) {
         failures.fail(f.component(), f.error());
       } else if (e instanceof DriverEvent.LaneSnapshots s) {
@@ -610,7 +723,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       }
       ackedOutputs += a.outputs;
       for (int i = 0; i < a.lanes.length; i++) {
-        LaneLedger l = ledgers.get(a.lanes[i]);
+        int p = a.lanes[i];
+        LaneLedger l = p < ledgerOf.length ? ledgerOf[p] : null;
         if (l != null) {
           l.acknowledged(a.from[i], a.to[i]);
         }
@@ -623,17 +737,32 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   /** Commits the lanes' newest fully acknowledged checkpoints, if any is new. */
   private int commit(long now, Set<Integer> lanes) {
-    Map<Integer, LaneCheckpoint> due = new TreeMap<>();
+    Map<Integer, LaneCheckpoint> due = null;
     for (int p : lanes) {
       LaneLedger l = ledgers.get(p);
       LaneCheckpoint c = l == null ? null : l.committable();
       if (c != null) {
+        due = due == null ? new TreeMap<>() : due;
         due.put(p, c);
       }
     }
-    if (due.isEmpty()) {
-      return 0;
+    return due == null ? 0 : commit(now, due);
+  }
+
+  /** {@link #commit(long, Set)} over every lane, in the cycle: no iterator, no boxing. */
+  private int commitAll(long now) {
+    Map<Integer, LaneCheckpoint> due = null;
+    for (LaneLedger l : inOrder) {
+      LaneCheckpoint c = l.committable();
+      if (c != null) {
+        due = due == null ? new TreeMap<>() : due;
+        due.put(l.lane, c);
+      }
     }
+    return due == null ? 0 : commit(now, due);
+  }
+
+  private int commit(long now, Map<Integer, LaneCheckpoint> due) {
     try {
       checkpointer.commit(due);
     } catch (Exception e) {
@@ -827,30 +956,50 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
 
   // ------------------------------------------------------------ status
 
-  /** What the controller owns of the status, published after its cycles. */
-  private record View(RuntimeState phase, Set<Integer> paused, Map<Integer, Long> pending,
-      Map<Integer, Long> acked, Map<Integer, Long> committed, int stashed, String lastError,
+  /**
+   * What the controller owns of the status, published after its cycles: plain arrays (per lane,
+   * in lane order), so a busy cycle's publication costs a few copies; the maps are built by
+   * whoever reads the status.
+   */
+  private record View(RuntimeState phase, Set<Integer> paused, int[] lanes, long[] pending,
+      long[] acked, long[] committed, int stashed, long[] handed, String lastError,
       MonitorRevision revision, long lastCommitAt) {}
 
   private volatile View view;
+  /** The paused lanes as last published (rebuilt only when they changed). */
+  private Set<Integer> pausedView = Set.of();
 
   private void publishStatus(long now) {
-    Map<Integer, Long> pending = new TreeMap<>();
-    Map<Integer, Long> acked = new TreeMap<>();
-    Map<Integer, Long> committed = new TreeMap<>();
-    for (LaneLedger l : ledgers.values()) {
-      pending.put(l.lane, l.pending());
-      acked.put(l.lane, l.ackedPosition());
-      committed.put(l.lane, l.committedPosition());
+    LaneLedger[] lanes = inOrder;
+    int n = lanes.length;
+    int[] ids = new int[n];
+    long[] pending = new long[n];
+    long[] acked = new long[n];
+    long[] committed = new long[n];
+    for (int i = 0; i < n; i++) {
+      LaneLedger l = lanes[i];
+      ids[i] = l.lane;
+      pending[i] = l.pending();
+      acked[i] = l.ackedPosition();
+      committed[i] = l.committedPosition();
     }
     int stashed = 0;
-    for (ArrayDeque<SourceRecord> waiting : stash.values()) {
-      stashed += waiting.size();
+    if (!stash.isEmpty()) {
+      for (ArrayDeque<SourceRecord> waiting : stash.values()) {
+        stashed += waiting.size();
+      }
     }
     FailureGate.Failure f = failures.get();
-    view = new View(phase, Set.copyOf(sourcePaused), pending, acked, committed, stashed,
-        f == null ? null : f.reason(), revision, lastCommitAt);
-    status = status(now);
+    view = new View(phase, pausedView, ids, pending, acked, committed, stashed,
+        handed.clone(), f == null ? null : f.reason(), revision, lastCommitAt);
+  }
+
+  private static Map<Integer, Long> byLane(int[] lanes, long[] values) {
+    Map<Integer, Long> m = new TreeMap<>();
+    for (int i = 0; i < lanes.length; i++) {
+      m.put(lanes[i], values[i]);
+    }
+    return m;
   }
 
   /**
@@ -865,18 +1014,20 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     long keys = 0;
     long expired = 0;
     int queued = v.stashed();
-    for (DriverAgent d : drivers) {
+    for (int i = 0; i < drivers.size(); i++) {
+      DriverAgent d = drivers.get(i);
       DriverAgent.DriverStatus s = d.status(); // one read per driver
       lanesByDriver.add(s.lanes());
       ticksIn += s.ticksIn();
       ticksOut += s.ticksOut();
       keys += s.keys();
       expired += s.expired();
-      queued += s.queued();
+      // Records in the driver's queue: handed over (as last published) but not yet taken.
+      queued += (int) Math.max(0, v.handed()[i] - d.takenRecords());
     }
     RuntimeStatus run = new RuntimeStatus(v.phase(), ticksIn, ticksOut, queued, 0,
         v.lastError(), v.revision(), 0, now, v.lastCommitAt());
-    return new PipelineStatus(run, lanesByDriver, v.paused(), v.pending(), keys, expired,
-        v.acked(), v.committed());
+    return new PipelineStatus(run, lanesByDriver, v.paused(), byLane(v.lanes(), v.pending()),
+        keys, expired, byLane(v.lanes(), v.acked()), byLane(v.lanes(), v.committed()));
   }
 }

@@ -36,12 +36,15 @@ import org.jctools.queues.SpscArrayQueue;
  * thread); the queues and {@link #status()} are safe from any thread.
  */
 final class DriverAgent implements Agent {
-  /** Records evaluated per duty cycle at most, so control messages are seen promptly. */
+  /**
+   * Records evaluated per duty cycle (whole chunks: the cycle ends after the chunk that reaches
+   * it), so control messages are seen promptly.
+   */
   private static final int RECORDS_PER_CYCLE = 1024;
 
   /** What a driver publishes for the status, read once by the controller. */
-  record DriverStatus(List<Integer> lanes, long keys, long ticksIn, long ticksOut, long expired,
-      int queued) {}
+  record DriverStatus(List<Integer> lanes, long keys, long ticksIn, long ticksOut,
+      long expired) {}
 
   private static final class Lane {
     final int id;
@@ -68,7 +71,13 @@ final class DriverAgent implements Agent {
   private final PipelineOptions options;
   private final KeyedSink sink;
   final MpscUnboundedArrayQueue<ThreadControl> control = new MpscUnboundedArrayQueue<>(64);
-  final SpscArrayQueue<SourceRecord> data;
+  /**
+   * Records from the controller in chunks: each item is a run of one lane's records, in the
+   * lane's order. Bounded in records by the controller ({@link #takenRecords}).
+   */
+  final SpscArrayQueue<SourceRecord[]> data;
+  /** Records taken from {@link #data} so far; the controller's measure of the queue's fill. */
+  private volatile long recordsTaken;
   private final Consumer<DriverEvent> events;
   private final Consumer<BatchAck> acks;
   private final Consumer<String> warnings;
@@ -76,6 +85,8 @@ final class DriverAgent implements Agent {
   private final Map<Integer, Lane> lanes = new TreeMap<>();
   /** The same lanes by partition, for the per-record lookup (no boxing, no tree walk). */
   private Lane[] byPartition = new Lane[0];
+  /** The lanes' ids as published (null: rebuilt at the next publication). */
+  private List<Integer> laneIds;
   private final ArrayDeque<ThreadControl> waiting = new ArrayDeque<>();
   private final IdentityHashMap<TickShape, int[]> slots = new IdentityHashMap<>();
   private final Set<String> unknownInputs = new HashSet<>();
@@ -91,13 +102,15 @@ final class DriverAgent implements Agent {
   /** The last tick shape seen and its slots (records of one source share a few shapes). */
   private TickShape lastShape;
   private int[] lastSlots;
+  /** Whether {@link #lastSlots} writes every input slot (the input row needs no clearing). */
+  private boolean lastCovers;
   private final List<Lane> touched = new ArrayList<>();
   private long lastDataAt;
   private long nextExpiry;
   private long ticksIn;
   private long ticksOut;
   private long expired;
-  private volatile DriverStatus status = new DriverStatus(List.of(), 0, 0, 0, 0, 0);
+  private volatile DriverStatus status = new DriverStatus(List.of(), 0, 0, 0, 0);
 
   DriverAgent(int index, String name, Clock clock, PipelineOptions options, KeyedSink sink,
       DataflowProgram program, Consumer<DriverEvent> events, Consumer<BatchAck> acks,
@@ -140,6 +153,11 @@ final class DriverAgent implements Agent {
     return status;
   }
 
+  /** Records taken from the data queue so far (any thread). */
+  long takenRecords() {
+    return recordsTaken;
+  }
+
   @Override
   public long nextDeadline() {
     long next = Long.MAX_VALUE;
@@ -162,12 +180,12 @@ final class DriverAgent implements Agent {
     work += applyDue();
     int evaluated = 0;
     while (evaluated < RECORDS_PER_CYCLE && !failed && !done) {
-      SourceRecord r = data.relaxedPeek();
-      if (r == null) {
+      SourceRecord[] chunk = data.relaxedPeek();
+      if (chunk == null) {
         break;
       }
       // The controller sends a control before it hands over the records that follow it, so
-      // every control due before this record is visible now: apply those first.
+      // every control due before this chunk is visible now: apply those first.
       work += takeControls();
       work += applyDue();
       if (failed || done) {
@@ -175,11 +193,9 @@ final class DriverAgent implements Agent {
       }
       data.relaxedPoll();
       consumed++;
-      evaluated++;
-      evaluate(r, now);
-      if (outputs.size() >= options.batchSize()) {
-        flush();
-      }
+      recordsTaken += chunk.length; // one writer: this thread
+      evaluated += chunk.length;
+      evaluate(chunk, now);
     }
     work += evaluated;
     if (done) {
@@ -212,8 +228,10 @@ final class DriverAgent implements Agent {
     for (Lane l : lanes.values()) {
       keys += l.keyed.size();
     }
-    status = new DriverStatus(List.copyOf(lanes.keySet()), keys, ticksIn, ticksOut, expired,
-        data.size());
+    if (laneIds == null) {
+      laneIds = List.copyOf(lanes.keySet());
+    }
+    status = new DriverStatus(laneIds, keys, ticksIn, ticksOut, expired);
   }
 
   private int takeControls() {
@@ -244,6 +262,7 @@ final class DriverAgent implements Agent {
     } else if (c instanceof ThreadControl.DropLanes d) {
       for (int lane : d.lanes()) {
         lanes.remove(lane);
+        laneIds = null;
         if (lane < byPartition.length) {
           byPartition[lane] = null;
         }
@@ -286,6 +305,7 @@ final class DriverAgent implements Agent {
     Lane l = new Lane(a.lane(), a.gate(), a.restored() == null ? -1 : a.restored().position());
     l.keyed = KeyedMonitor.create(program);
     lanes.put(a.lane(), l);
+    laneIds = null;
     if (a.lane() >= byPartition.length) {
       byPartition = java.util.Arrays.copyOf(byPartition, Math.max(a.lane() + 1,
           byPartition.length * 2));
@@ -326,9 +346,10 @@ final class DriverAgent implements Agent {
     }
     events.accept(new DriverEvent.LaneSnapshots(-1, taken));
     long left = 0;
-    while (data.relaxedPoll() != null) {
-      left++;
+    for (SourceRecord[] chunk; (chunk = data.relaxedPoll()) != null; ) {
+      left += chunk.length;
     }
+    recordsTaken += left;
     if (left > 0) {
       warnings.accept(name + ": " + left + " records handed over were not evaluated (the run"
           + " ended first); they are not committed and replay after a restart");
@@ -366,53 +387,80 @@ final class DriverAgent implements Agent {
     r.barrier().arrive(applied, keys);
   }
 
-  private void evaluate(SourceRecord r, long now) {
-    Lane l = r.partition() < byPartition.length ? byPartition[r.partition()] : null;
+  /**
+   * Evaluates a chunk: records of one lane, in order. The lane is found and checked once; the
+   * batch is handed to the sink whenever it is full, in the middle of a chunk too.
+   */
+  private void evaluate(SourceRecord[] chunk, long now) {
+    int p = chunk[0].partition();
+    Lane l = p < byPartition.length ? byPartition[p] : null;
     if (l == null || l.stopped) {
-      fail("runtime", new IllegalStateException(name + " got a record of lane "
-          + r.partition() + (l == null ? ", which it does not own" : " after it stopped")));
+      fail("runtime", new IllegalStateException(name + " got a record of lane " + p
+          + (l == null ? ", which it does not own" : " after it stopped")));
       return;
     }
-    Tick tick = r.tick();
-    TickShape shape = tick.shape();
-    int[] map;
-    if (shape == lastShape) {
-      map = lastSlots;
-    } else {
-      map = slots.get(shape);
-      if (map == null) {
-        map = slotsOf(shape);
+    KeyedMonitor keyed = l.keyed;
+    int batchSize = options.batchSize();
+    Row in = this.in;
+    Row out = this.out;
+    int width = out.width();
+    for (SourceRecord r : chunk) {
+      Tick tick = r.tick();
+      TickShape shape = tick.shape();
+      int[] map;
+      if (shape == lastShape) {
+        map = lastSlots;
+      } else {
+        map = slots.get(shape);
+        if (map == null) {
+          map = slotsOf(shape);
+        }
+        lastShape = shape;
+        lastSlots = map;
+        lastCovers = covers(map, in.width());
       }
-      lastShape = shape;
-      lastSlots = map;
-    }
-    in.clear();
-    for (int i = 0; i < map.length; i++) {
-      if (map[i] >= 0) {
-        in.set(map[i], tick.value(i));
+      if (!lastCovers) {
+        in.clear(); // else every slot is written below
+      }
+      for (int i = 0; i < map.length; i++) {
+        if (map[i] >= 0) {
+          in.set(map[i], tick.value(i));
+        }
+      }
+      long keyTick;
+      try {
+        keyTick = keyed.evaluate(r.key(), now, in, out);
+      } catch (RuntimeException e) {
+        fail("monitor", new DataflowException("key " + r.key() + " (partition " + p
+            + ", offset " + r.offset() + "): " + DataflowException.describe(e), e));
+        return;
+      }
+      ticksIn++;
+      if (l.seq == l.batchFrom) {
+        touched.add(l);
+      }
+      l.seq++;
+      l.nextOffset = r.offset() + 1;
+      for (int i = 0; i < width; i++) {
+        if (out.kind(i) != io.dataflow.core.Kind.NOVAL) {
+          outputs.add(r.key(), keyTick, p, r.offset(), out);
+          ticksOut++;
+          if (outputs.size() >= batchSize) {
+            flush();
+          }
+          break;
+        }
       }
     }
-    long keyTick;
-    try {
-      keyTick = l.keyed.evaluate(r.key(), now, in, out);
-    } catch (RuntimeException e) {
-      fail("monitor", new DataflowException("key " + r.key() + " (partition " + r.partition()
-          + ", offset " + r.offset() + "): " + DataflowException.describe(e), e));
-      return;
+  }
+
+  /** Whether {@code map} writes every one of the {@code width} input slots. */
+  private static boolean covers(int[] map, int width) {
+    int written = 0;
+    for (int slot : map) {
+      written += slot >= 0 ? 1 : 0; // a shape's names differ: no slot is written twice
     }
-    ticksIn++;
-    if (l.seq == l.batchFrom) {
-      touched.add(l);
-    }
-    l.seq++;
-    l.nextOffset = r.offset() + 1;
-    for (int i = 0, w = out.width(); i < w; i++) {
-      if (out.kind(i) != io.dataflow.core.Kind.NOVAL) {
-        outputs.add(r.key(), keyTick, r.partition(), r.offset(), out);
-        ticksOut++;
-        break;
-      }
-    }
+    return written == width;
   }
 
   private int[] slotsOf(TickShape shape) {

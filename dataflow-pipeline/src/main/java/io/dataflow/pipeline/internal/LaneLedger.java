@@ -1,6 +1,7 @@
 package io.dataflow.pipeline.internal;
 
 import io.dataflow.pipeline.spi.LaneCheckpoint;
+import io.dataflow.pipeline.spi.SourceRecord;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,9 +18,18 @@ final class LaneLedger {
   final int lane;
   final PendingCeilingGate gate;
   final int driver;
-  /** Offsets of the admitted, not yet prefix-acknowledged records, by sequence (a ring). */
-  private long[] offsets = new long[64];
+  /**
+   * The offsets of the admitted, not yet prefix-acknowledged records, by sequence, as segments
+   * of consecutive offsets (a ring of pairs: the segment's first sequence and its offset): a
+   * chunk of consecutive offsets costs one entry, not one per record.
+   */
+  private long[] segSeq = new long[16];
+  private long[] segOffset = new long[16];
+  private int segHead;
+  private int segCount;
   private long admitted;
+  /** The offset of the last record admitted (valid when {@link #admitted} > 0). */
+  private long lastOffset;
   private long ackedPrefix;
   /** Acknowledged ranges past the prefix (from, to exclusive), waiting for the gap to close. */
   private final TreeMap<Long, Long> ahead = new TreeMap<>();
@@ -39,21 +49,72 @@ final class LaneLedger {
 
   /** Admits the record at {@code offset}; returns its sequence in the lane. */
   long admit(long offset) {
-    if (admitted - ackedPrefix == offsets.length) {
-      long[] bigger = new long[offsets.length * 2];
-      for (long s = ackedPrefix; s < admitted; s++) {
-        bigger[(int) (s & (bigger.length - 1))] = offsets[(int) (s & (offsets.length - 1))];
-      }
-      offsets = bigger;
-    }
-    offsets[(int) (admitted & (offsets.length - 1))] = offset;
-    gate.set(pending() + 1);
-    return admitted++;
+    store(offset, 1);
+    gate.set(pending());
+    return admitted - 1;
   }
 
-  /** Withdraws the last admission (its record could not be handed over). */
-  void retract() {
-    admitted--;
+  /**
+   * Admits a chunk of the lane's records, in order, with one write of the gate. Offsets of a
+   * partition increase, so a chunk whose last offset is its first plus its length minus one
+   * holds consecutive offsets: one segment, and no record but the two ends is read.
+   */
+  void admit(SourceRecord[] chunk) {
+    int n = chunk.length;
+    long first = chunk[0].offset();
+    if (chunk[n - 1].offset() - first == n - 1) {
+      store(first, n);
+    } else {
+      for (SourceRecord r : chunk) {
+        store(r.offset(), 1);
+      }
+    }
+    gate.set(pending());
+  }
+
+  /** Admits {@code n} records at consecutive offsets from {@code offset}. */
+  private void store(long offset, int n) {
+    if (segCount == 0 || offset != lastOffset + 1) {
+      if (segCount == segSeq.length) {
+        long[] seqs = new long[segCount * 2];
+        long[] offs = new long[segCount * 2];
+        for (int i = 0; i < segCount; i++) {
+          seqs[i] = segSeq[(segHead + i) & (segCount - 1)];
+          offs[i] = segOffset[(segHead + i) & (segCount - 1)];
+        }
+        segSeq = seqs;
+        segOffset = offs;
+        segHead = 0;
+      }
+      int at = (segHead + segCount) & (segSeq.length - 1);
+      segSeq[at] = admitted;
+      segOffset[at] = offset;
+      segCount++;
+    }
+    admitted += n;
+    lastOffset = offset + n - 1;
+  }
+
+  /** The offset of the record at sequence {@code seq} (admitted, past the acked prefix). */
+  private long offsetAt(long seq) {
+    // Segments before the one holding seq are behind the acknowledged prefix: drop them.
+    while (segCount > 1 && segSeq[(segHead + 1) & (segSeq.length - 1)] <= seq) {
+      segHead = (segHead + 1) & (segSeq.length - 1);
+      segCount--;
+    }
+    return segOffset[segHead] + (seq - segSeq[segHead]);
+  }
+
+  /** Withdraws the last {@code n} admissions (their records could not be handed over). */
+  void retract(int n) {
+    admitted -= n;
+    while (segCount > 0 && segSeq[(segHead + segCount - 1) & (segSeq.length - 1)] >= admitted) {
+      segCount--;
+    }
+    if (segCount > 0) {
+      int last = (segHead + segCount - 1) & (segSeq.length - 1);
+      lastOffset = segOffset[last] + (admitted - 1 - segSeq[last]);
+    }
     gate.set(pending());
   }
 
@@ -84,7 +145,7 @@ final class LaneLedger {
   }
 
   private void advance(long to) {
-    ackedPosition = offsets[(int) ((to - 1) & (offsets.length - 1))] + 1;
+    ackedPosition = offsetAt(to - 1) + 1;
     ackedPrefix = to;
   }
 

@@ -8,10 +8,11 @@ import io.dataflow.monitor.TransferMapping;
 import io.dataflow.monitor.TypingMode;
 import io.dataflow.pipeline.spi.LaneCheckpoint;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
 
 /**
  * The state of one lane's keys in a {@code LaneCheckpoint}: the keyed monitor's own state
@@ -22,13 +23,50 @@ final class LaneState {
   private LaneState() {}
 
   static byte[] encode(KeyedMonitor keyed) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 128 * keyed.size());
+    Bytes bytes = new Bytes(64 + 128 * keyed.size());
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       keyed.writeState(out);
     } catch (IOException e) {
       throw new IllegalStateException(e); // a byte array does not fail
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * A growing byte array without {@link java.io.ByteArrayOutputStream}'s lock per call: a
+   * checkpoint of many keys writes several small values per key, and the driver is its only
+   * writer.
+   */
+  private static final class Bytes extends OutputStream {
+    private byte[] buf;
+    private int size;
+
+    Bytes(int capacity) {
+      buf = new byte[capacity];
+    }
+
+    private void ensure(int more) {
+      if (size + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(size + more, buf.length * 2));
+      }
+    }
+
+    @Override
+    public void write(int b) {
+      ensure(1);
+      buf[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      ensure(len);
+      System.arraycopy(b, off, buf, size, len);
+      size += len;
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(buf, size);
+    }
   }
 
   /**

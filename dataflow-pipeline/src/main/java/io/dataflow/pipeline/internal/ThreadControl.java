@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * What the controller tells a driver, on the driver's unbounded control queue (sending never
  * blocks the controller's poll loop). A message with a {@code position} takes effect once the
- * driver has taken exactly that many items from its data queue: the same point of every lane,
+ * driver has taken exactly that many chunks from its data queue: the same point of every lane,
  * after every record the controller had handed over when it sent the message.
  */
 sealed interface ThreadControl {

@@ -43,6 +43,46 @@ public interface PartitionedSource extends AutoCloseable {
    */
   List<SourceRecord> poll(int max) throws Exception;
 
+  /** Receives a poll's records a run at a time: consecutive records of one partition. */
+  @FunctionalInterface
+  interface Runs {
+    /**
+     * Records {@code records[from, to)}, all of {@code partition}, in offset order. The receiver
+     * reads them during the call only (it copies what it keeps), so the source may reuse the
+     * array afterwards.
+     */
+    void run(int partition, SourceRecord[] records, int from, int to);
+  }
+
+  /**
+   * {@link #poll(int)} handed over in runs of one partition's records: what the controller
+   * calls. The default polls the list and cuts it where the partition changes (reading every
+   * record's partition); a source that holds its records by partition overrides it to hand
+   * over whole runs without the controller reading each record.
+   *
+   * @return the number of records handed over
+   */
+  default int poll(int max, Runs into) throws Exception {
+    List<SourceRecord> polled = poll(max);
+    int n = polled.size();
+    if (n == 0) {
+      return 0;
+    }
+    SourceRecord[] records = polled.toArray(new SourceRecord[0]);
+    int start = 0;
+    int partition = records[0].partition();
+    for (int i = 1; i < n; i++) {
+      int p = records[i].partition();
+      if (p != partition) {
+        into.run(partition, records, start, i);
+        start = i;
+        partition = p;
+      }
+    }
+    into.run(partition, records, start, n);
+    return n;
+  }
+
   /** Stops returning records of these partitions until {@link #resume}; nothing is skipped. */
   void pause(Set<Integer> partitions);
 
