@@ -57,8 +57,10 @@ final class ClassDefiner implements Opcodes {
     this.name = PACKAGE + kind + "_" + identifier(sourceFile) + "_" + SERIAL.incrementAndGet();
     this.constants = constants;
     constants.owner(name);
-    writer = new ClassWriter(0); // frames in a second pass, see define()
-    writer.visit(V17, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, name, null, "java/lang/Object",
+    // Class-file version 49: no stack-map frames to compute (the JVM's verifier infers the
+    // types itself); ASM counts the maximum stack (docs/decisions.md, class-file version 49).
+    writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    writer.visit(V1_5, ACC_PUBLIC | ACC_FINAL | ACC_SUPER, name, null, "java/lang/Object",
         new String[] {Type.getInternalName(type)});
     writer.visitSource(sourceFile, null);
     for (int i = 0; i < constants.size(); i++) {
@@ -129,10 +131,8 @@ final class ClassDefiner implements Opcodes {
   <T> T define(Class<T> type) throws GenerationRefused {
     byte[] bytes;
     try {
-      // First without frames: a method too large for the class-file format is refused here,
-      // cheaply (computing the frames of a huge method takes blocks x locals of memory).
       writer.visitEnd();
-      bytes = withFrames(writer.toByteArray());
+      bytes = writer.toByteArray();
     } catch (MethodTooLargeException e) {
       throw new GenerationRefused("method " + e.getMethodName() + " has " + e.getCodeSize()
           + " bytes of code, the JVM's limit is 65535", e);
@@ -173,18 +173,6 @@ final class ClassDefiner implements Opcodes {
     }
   }
 
-  /** The class again, with the stack-map frames and maximum stack ASM computes. */
-  private static byte[] withFrames(byte[] bytes) {
-    ClassWriter framed = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
-      @Override
-      protected String getCommonSuperClass(String a, String b) {
-        return commonSuperClass(a, b);
-      }
-    };
-    new ClassReader(bytes).accept(framed, ClassReader.SKIP_FRAMES);
-    return framed.toByteArray();
-  }
-
   /** The class's simple name, for file names: {@code Tick_counter_dsrv_3}. */
   String simpleName() {
     return name.substring(name.lastIndexOf('/') + 1);
@@ -220,34 +208,6 @@ final class ClassDefiner implements Opcodes {
     if (!problems.isEmpty()) {
       throw new IllegalStateException("the generated class fails CheckClassAdapter:\n"
           + problems);
-    }
-  }
-
-  /**
-   * The common superclass of two classes the frames merge, by the classes this module sees.
-   * The generated class itself never meets another class in a frame.
-   */
-  private static String commonSuperClass(String a, String b) {
-    ClassLoader l = ClassDefiner.class.getClassLoader();
-    try {
-      Class<?> x = Class.forName(a.replace('/', '.'), false, l);
-      Class<?> y = Class.forName(b.replace('/', '.'), false, l);
-      if (x.isAssignableFrom(y)) {
-        return a;
-      }
-      if (y.isAssignableFrom(x)) {
-        return b;
-      }
-      if (x.isInterface() || y.isInterface()) {
-        return "java/lang/Object";
-      }
-      do {
-        x = x.getSuperclass();
-      } while (!x.isAssignableFrom(y));
-      return Type.getInternalName(x);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("generated code merges unknown classes " + a + ", " + b,
-          e);
     }
   }
 

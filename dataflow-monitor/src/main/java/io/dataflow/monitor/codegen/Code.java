@@ -9,7 +9,7 @@ import org.objectweb.asm.Opcodes;
 /**
  * The body of one generated method: a {@link MethodVisitor} with the few shapes the emitters
  * use (locals, constants of the class, members from {@link Members}, line numbers). ASM
- * computes the frames and the maximum stack; the emitters count only their locals.
+ * computes the maximum stack and locals (the class has no stack-map frames: version 49).
  *
  * <p>Thread-safety: not thread-safe; one per method being written.
  */
@@ -105,6 +105,12 @@ final class Code implements Opcodes {
   }
 
   void invoke(MethodRef m) {
+    if (m.itf() && m.opcode() != INVOKEINTERFACE) {
+      // A static or special call of an interface's method needs class-file version 52; the
+      // generated classes are version 49 (ClassDefiner).
+      throw new IllegalStateException("generated code cannot call the interface method "
+          + m.owner() + "." + m.name() + " with opcode " + m.opcode());
+    }
     mv.visitMethodInsn(m.opcode(), m.owner(), m.name(), m.descriptor(), m.itf());
   }
 
@@ -118,7 +124,7 @@ final class Code implements Opcodes {
     return constants.owner();
   }
 
-  /** Ends the method: ASM computes the frames and the maximum stack and locals. */
+  /** Ends the method: ASM computes the maximum stack and locals. */
   void end() {
     mv.visitLabel(last);
     mv.visitMaxs(0, 0);
