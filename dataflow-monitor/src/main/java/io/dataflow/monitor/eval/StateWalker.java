@@ -62,7 +62,9 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Visited seen;
+  /** The scratch's visited set, cleared for this walk when it first needs it (see seen()). */
+  private Visited seen;
+  private final Scratch scratch;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
   /**
@@ -79,12 +81,12 @@ public final class StateWalker {
   private boolean compact = true;
 
   private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load,
-      Visited seen) {
+      Scratch scratch) {
     this.evaluator = evaluator;
     this.stream = stream;
     this.saved = load == null ? new ArrayList<>() : null;
     this.loading = load == null ? null : load.iterator();
-    this.seen = seen.cleared();
+    this.scratch = scratch;
   }
 
   /**
@@ -93,9 +95,19 @@ public final class StateWalker {
    * between threads; holds nothing between walks that a walk reads.
    */
   public static final class Scratch {
-    final Visited seen = new Visited();
+    private static final Object[] NO_OBJECTS = new Object[0];
+
+    Visited visited() {
+      if (visited == null) {
+        visited = new Visited();
+      }
+      return visited;
+    }
+
+    /** Allocated on the first reflective walk (a walk by a plan needs none). */
+    private Visited visited;
     /** The objects of a {@link WalkPlan} replay, by entry (grown as needed, cleared after). */
-    Object[] objects = new Object[16];
+    Object[] objects = NO_OBJECTS;
     /** Replays that are off ({@code false}: every walk is the reflective one; for tests). */
     boolean plans = true;
   }
@@ -275,7 +287,7 @@ public final class StateWalker {
   private boolean replay(WalkPlan p, Object root, Scratch scratch) {
     int n = p.size();
     if (scratch.objects.length < n) {
-      scratch.objects = new Object[Math.max(n, 2 * scratch.objects.length)];
+      scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
     }
     Object[] objects = scratch.objects;
     try {
@@ -331,7 +343,7 @@ public final class StateWalker {
 
   private static List<OperatorState> save(Evaluator evaluator, StreamCell cell,
       Scratch scratch) {
-    StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
+    StateWalker w = new StateWalker(evaluator, cell.name, null, scratch);
     WalkPlan p = walkPlan(cell, scratch);
     if (p == null || !w.replay(p, cell.root, scratch)) {
       w.visit(cell.root);
@@ -351,7 +363,7 @@ public final class StateWalker {
 
   private static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
       boolean transferred, int formatVersion, Scratch scratch) {
-    StateWalker w = new StateWalker(evaluator, cell.name, state, scratch.seen);
+    StateWalker w = new StateWalker(evaluator, cell.name, state, scratch);
     w.transferred = transferred;
     w.compact = formatVersion >= COMPACT_SINCE;
     WalkPlan p = walkPlan(cell, scratch);
@@ -387,7 +399,7 @@ public final class StateWalker {
     Value current;
     Value last;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION) {
-      StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
+      StateWalker w = new StateWalker(evaluator, cell.name, null, scratch);
       List<Value> values = new ArrayList<>();
       List<Integer> functions = new ArrayList<>();
       w.addSlot(cell, values, functions);
@@ -438,7 +450,7 @@ public final class StateWalker {
     current.setValue(state.current());
     present.setValue(state.lastPresent());
     if (!ops.isEmpty() && ops.get(0).kind().startsWith("Cell")) {
-      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1), scratch.seen);
+      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1), scratch);
       OperatorState op = w.next("Cell");
       Set<Integer> functions = w.functionPositions(op.kind());
       Iterator<Value> values = op.values().iterator();
@@ -489,6 +501,14 @@ public final class StateWalker {
 
   // ---- the walk ----
 
+  /** This walk's visited set: the scratch's, cleared when this walk first asks for it. */
+  private Visited seen() {
+    if (seen == null) {
+      seen = scratch.visited().cleared();
+    }
+    return seen;
+  }
+
   private void visit(Object o) {
     if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode) {
       return;
@@ -500,7 +520,7 @@ public final class StateWalker {
         return; // holds no state: not worth a place among the visited
       }
     }
-    if (!seen.add(o)) {
+    if (!seen().add(o)) {
       return;
     }
     if (o instanceof Object[] array) {
@@ -876,7 +896,7 @@ public final class StateWalker {
         }
         loading.next();
       }
-      seen.add(fresh); // a fresh activation: nothing to load
+      seen().add(fresh); // a fresh activation: nothing to load
       return;
     }
     visit(fresh);
