@@ -286,10 +286,12 @@ final class SnapshotCodecV3 {
 
     /** {@code text} with its bits when it is {@code digits} lowercase hex digits, else null. */
     static Hash of(String text, int digits) {
-      int i = text.hashCode() & (SIZE - 1);
-      Hash h = BY_TEXT[i];
-      if (h != null && (h.text == text || h.text.equals(text))) {
-        return h.text.length() == digits ? h : null;
+      int i = (text.hashCode() * 0x9E3779B9) >>> 22; // SIZE is 2^10
+      for (int k = 0; k < 2; k++) { // two ways: a program's hashes that collide both stay
+        Hash h = BY_TEXT[(i + k) & (SIZE - 1)];
+        if (h != null && (h.text == text || h.text.equals(text))) {
+          return h.text.length() == digits ? h : null;
+        }
       }
       if (!isHash(text, digits)) {
         return null;
@@ -298,25 +300,33 @@ final class SnapshotCodecV3 {
       for (int k = 0; k < digits; k++) {
         bits = bits << 4 | Character.digit(text.charAt(k), 16);
       }
-      h = new Hash(text, bits);
-      BY_TEXT[i] = h;
+      Hash h = new Hash(text, bits);
+      put(BY_TEXT, i, h);
       return h;
     }
 
     /** The text of the {@code digits} hex digits whose bits are {@code bits}. */
     static String text(long bits, int digits) {
       int i = (int) ((bits ^ (bits >>> 29) ^ (bits >>> 41)) * 0x9E3779B9L >>> 22) & (SIZE - 1);
-      Hash h = BY_BITS[i];
-      if (h != null && h.bits == bits && h.text.length() == digits) {
-        return h.text;
+      for (int k = 0; k < 2; k++) {
+        Hash h = BY_BITS[(i + k) & (SIZE - 1)];
+        if (h != null && h.bits == bits && h.text.length() == digits) {
+          return h.text;
+        }
       }
       byte[] c = new byte[digits];
       for (int k = 0; k < digits; k++) {
         c[k] = (byte) HEX[(int) (bits >>> (4 * (digits - 1 - k))) & 0xF];
       }
-      h = new Hash(new String(c, java.nio.charset.StandardCharsets.ISO_8859_1), bits);
-      BY_BITS[i] = h;
+      Hash h = new Hash(new String(c, java.nio.charset.StandardCharsets.ISO_8859_1), bits);
+      put(BY_BITS, i, h);
       return h.text;
+    }
+
+    /** Into the first free of the two ways at {@code i}, else over the first. */
+    private static void put(Hash[] table, int i, Hash h) {
+      int j = (i + 1) & (SIZE - 1);
+      table[table[i] == null || table[j] != null ? i : j] = h;
     }
   }
 

@@ -52,6 +52,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * since format version 4, and an operator with nothing else is left out altogether: a restore
  * keeps what the freshly built node holds. Loading a snapshot of versions 1 to 3 walks their
  * layout, with these values, and drops them.
+ *
+ * <p>A tree built from a {@link NodeRecipe} is walked reflectively once; the walk is then kept
+ * flattened on the recipe ({@link WalkPlan}) and later walks of that recipe's trees follow it:
+ * the same objects in the same order, saved and loaded by the same per-class code, without the
+ * class look-ups, the visited set and the reads of fields that lead to no state
+ * (docs/decisions.md, "Snapshot walks follow a per-recipe plan").
  */
 public final class StateWalker {
   private static final Map<Class<?>, List<Field>> STATE = new ConcurrentHashMap<>();
