@@ -86,14 +86,15 @@ final class SnapshotCodecV3 {
       out.raw(SnapshotCodec.MAGIC4);
       out.u8(version);
     }
-    boolean keyBytes = isHash(s.definitionKey(), 16);
+    Hash key = Hash.of(s.definitionKey(), 16);
+    boolean keyBytes = key != null;
     Failure f = s.failure();
     MonitorRevision r = s.revision();
     boolean revision = r.root() != 0 || r.properties() != 0;
     out.u8((f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
         | (revision ? F_REVISION : 0));
     out.vstr(s.programName());
-    hash(out, s.definitionKey(), keyBytes, 16);
+    hash(out, s.definitionKey(), key);
     out.uvarint(s.nextTick());
     if (revision) {
       out.svarint(r.root());
@@ -121,7 +122,8 @@ final class SnapshotCodecV3 {
     out.vstr(st.name());
     int role = SnapshotCodecV2.roleCode(st.role());
     int type = SnapshotCodecV2.typeCode(st.declaredType());
-    boolean fpBytes = isHash(st.fingerprint(), fingerprintDigits);
+    Hash fp = Hash.of(st.fingerprint(), fingerprintDigits);
+    boolean fpBytes = fp != null;
     boolean lastPresent = st.lastPresent() != Value.NOVAL;
     boolean state = st.historyDepth() > 0 || !st.operators().isEmpty();
     out.u8(role | type << 2 | (fpBytes ? 0 : D_FINGERPRINT_STRING)
@@ -132,7 +134,7 @@ final class SnapshotCodecV3 {
     if (type == SnapshotCodecV2.TYPE_STRING) {
       out.vstr(st.declaredType());
     }
-    hash(out, st.fingerprint(), fpBytes, fingerprintDigits);
+    hash(out, st.fingerprint(), fp);
     value(out, st.current());
     if (lastPresent) {
       value(out, st.lastPresent());
@@ -251,15 +253,80 @@ final class SnapshotCodecV3 {
     return true;
   }
 
-  private static void hash(SnapshotCodec.Out out, String text, boolean asBytes, int digits) {
-    if (!asBytes) {
+  private static void hash(SnapshotCodec.Out out, String text, Hash h) {
+    if (h == null) {
       out.vstr(text);
       return;
     }
-    out.ensure(digits / 2);
-    for (int i = 0; i < digits / 2; i++) {
-      out.buf[out.pos++] = (byte) (Character.digit(text.charAt(2 * i), 16) << 4
-          | Character.digit(text.charAt(2 * i + 1), 16));
+    int n = h.text.length() / 2;
+    out.ensure(n);
+    for (int i = n - 1; i >= 0; i--) {
+      out.buf[out.pos++] = (byte) (h.bits >>> (8 * i));
+    }
+  }
+
+  /**
+   * A hash of 8 or 16 lowercase hex digits and its bits (the bytes it is written as), cached
+   * both ways: a monitor's snapshots name the same key and fingerprints every time, and
+   * converting them between text and bytes was about 8% of a small snapshot's round trip.
+   * The caches are direct-mapped tables of immutable entries; a race only converts again.
+   */
+  static final class Hash {
+    private static final int SIZE = 1024;
+    private static final Hash[] BY_TEXT = new Hash[SIZE];
+    private static final Hash[] BY_BITS = new Hash[SIZE];
+
+    final String text;
+    final long bits;
+
+    private Hash(String text, long bits) {
+      this.text = text;
+      this.bits = bits;
+    }
+
+    /** {@code text} with its bits when it is {@code digits} lowercase hex digits, else null. */
+    static Hash of(String text, int digits) {
+      int i = (text.hashCode() * 0x9E3779B9) >>> 22; // SIZE is 2^10
+      for (int k = 0; k < 2; k++) { // two ways: a program's hashes that collide both stay
+        Hash h = BY_TEXT[(i + k) & (SIZE - 1)];
+        if (h != null && (h.text == text || h.text.equals(text))) {
+          return h.text.length() == digits ? h : null;
+        }
+      }
+      if (!isHash(text, digits)) {
+        return null;
+      }
+      long bits = 0;
+      for (int k = 0; k < digits; k++) {
+        bits = bits << 4 | Character.digit(text.charAt(k), 16);
+      }
+      Hash h = new Hash(text, bits);
+      put(BY_TEXT, i, h);
+      return h;
+    }
+
+    /** The text of the {@code digits} hex digits whose bits are {@code bits}. */
+    static String text(long bits, int digits) {
+      int i = (int) ((bits ^ (bits >>> 29) ^ (bits >>> 41)) * 0x9E3779B9L >>> 22) & (SIZE - 1);
+      for (int k = 0; k < 2; k++) {
+        Hash h = BY_BITS[(i + k) & (SIZE - 1)];
+        if (h != null && h.bits == bits && h.text.length() == digits) {
+          return h.text;
+        }
+      }
+      byte[] c = new byte[digits];
+      for (int k = 0; k < digits; k++) {
+        c[k] = (byte) HEX[(int) (bits >>> (4 * (digits - 1 - k))) & 0xF];
+      }
+      Hash h = new Hash(new String(c, java.nio.charset.StandardCharsets.ISO_8859_1), bits);
+      put(BY_BITS, i, h);
+      return h.text;
+    }
+
+    /** Into the first free of the two ways at {@code i}, else over the first. */
+    private static void put(Hash[] table, int i, Hash h) {
+      int j = (i + 1) & (SIZE - 1);
+      table[table[i] == null || table[j] != null ? i : j] = h;
     }
   }
 
@@ -268,14 +335,12 @@ final class SnapshotCodecV3 {
   private static String hex(SnapshotCodec.In in, String what, int digits) {
     int n = digits / 2;
     in.need(n, what);
-    byte[] c = new byte[digits];
+    long bits = 0;
     for (int i = 0; i < n; i++) {
-      int b = in.data[in.pos + i] & 0xFF;
-      c[2 * i] = (byte) HEX[b >>> 4];
-      c[2 * i + 1] = (byte) HEX[b & 0xF];
+      bits = bits << 8 | (in.data[in.pos + i] & 0xFF);
     }
     in.pos += n;
-    return new String(c, java.nio.charset.StandardCharsets.ISO_8859_1);
+    return Hash.text(bits, digits);
   }
 
   /** A hash written as a string must not be one that has the byte form. */

@@ -462,4 +462,40 @@ class MonitorSnapshotCodecTest {
     Runtime r = Runtime.getRuntime();
     return r.totalMemory() - r.freeMemory();
   }
+  /**
+   * The cached conversion of hashes between text and bytes (SnapshotCodecV3.Hash) gives what
+   * the plain one gives: seeded random keys and fingerprints, many colliding in the caches,
+   * some not hashes (upper case, other lengths), read back equal, twice.
+   */
+  @Test
+  void hashesConvertTheSameThroughTheirCaches() {
+    long seed = 0x15CL;
+    java.util.Random rnd = new java.util.Random(seed);
+    for (int i = 0; i < 3000; i++) {
+      String key = hexDigits(rnd, rnd.nextInt(8) == 0 ? 15 : 16);
+      if (rnd.nextInt(10) == 0) {
+        key = key.toUpperCase(java.util.Locale.ROOT);
+      }
+      String fp = hexDigits(rnd, rnd.nextInt(8) == 0 ? 16 : 8);
+      MonitorSnapshot s = new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "p", key, 1,
+          MonitorRevision.INITIAL, null, List.of(new StreamState("x", "input", "Int", fp,
+              Value.of(1), Value.NOVAL, 0, List.of(), List.of())));
+      for (int pass = 0; pass < 2; pass++) {
+        byte[] bytes = s.toBytes();
+        assertThat(MonitorSnapshot.fromBytes(bytes)).as("seed %d, case %d", seed, i)
+            .isEqualTo(s);
+        assertThat(bytes.length).as("the byte form of a hash").isEqualTo(
+            5 + 1 + 2 + (SnapshotCodecV3.isHash(key, 16) ? 8 : 1 + key.length()) + 1 + 1 + 2
+            + 1 + (SnapshotCodecV3.isHash(fp, 8) ? 4 : 1 + fp.length()) + 1 + 4);
+      }
+    }
+  }
+
+  private static String hexDigits(java.util.Random rnd, int n) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      b.append("0123456789abcdef".charAt(rnd.nextInt(16)));
+    }
+    return b.toString();
+  }
 }

@@ -169,12 +169,14 @@ public final class Evaluator {
       }
       c.commits.clear();
       c.root = buildRoot(c.index);
+      c.rootRecipe = recipes[c.index]; // buildRoot used it when there is one
       if (report != null) {
         report.get(1).add(c.name);
       }
     }
     for (StreamCell c : inputCells) {
       c.root = null;
+      c.rootRecipe = null;
       c.commits.clear();
     }
     this.ringCells = select(cells, c -> c.ring != null);
@@ -275,6 +277,7 @@ public final class Evaluator {
     }
     if (!keepState) {
       old.root = null;
+      old.rootRecipe = null;
     }
     return old;
   }

@@ -23,6 +23,12 @@ import java.util.List;
 abstract class NodeRecipe {
   /** Whether the built node is flagged {@link Node#scalar} (see {@code NodeBuilder.build}). */
   private final boolean scalarType;
+  /**
+   * For a top-level equation's recipe: the snapshot walk of the trees it makes, flattened once
+   * ({@link StateWalker.WalkPlan}, immutable; set lazily, a race only computes it twice), or
+   * null before the first walk.
+   */
+  StateWalker.WalkPlan walkPlan;
 
   private NodeRecipe(boolean scalarType) {
     this.scalarType = scalarType;

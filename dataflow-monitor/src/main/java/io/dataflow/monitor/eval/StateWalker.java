@@ -52,6 +52,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * since format version 4, and an operator with nothing else is left out altogether: a restore
  * keeps what the freshly built node holds. Loading a snapshot of versions 1 to 3 walks their
  * layout, with these values, and drops them.
+ *
+ * <p>A tree built from a {@link NodeRecipe} is walked reflectively once; the walk is then kept
+ * flattened on the recipe ({@link WalkPlan}) and later walks of that recipe's trees follow it:
+ * the same objects in the same order, saved and loaded by the same per-class code, without the
+ * class look-ups, the visited set and the reads of fields that lead to no state
+ * (docs/decisions.md, "Snapshot walks follow a per-recipe plan").
  */
 public final class StateWalker {
   private static final Map<Class<?>, List<Field>> STATE = new ConcurrentHashMap<>();
@@ -62,7 +68,9 @@ public final class StateWalker {
 
   private final Evaluator evaluator;
   private final String stream;
-  private final Visited seen;
+  /** The scratch's visited set, cleared for this walk when it first needs it (see seen()). */
+  private Visited seen;
+  private final Scratch scratch;
   private final List<OperatorState> saved;
   private final Iterator<OperatorState> loading;
   /**
@@ -79,12 +87,12 @@ public final class StateWalker {
   private boolean compact = true;
 
   private StateWalker(Evaluator evaluator, String stream, List<OperatorState> load,
-      Visited seen) {
+      Scratch scratch) {
     this.evaluator = evaluator;
     this.stream = stream;
     this.saved = load == null ? new ArrayList<>() : null;
     this.loading = load == null ? null : load.iterator();
-    this.seen = seen.cleared();
+    this.scratch = scratch;
   }
 
   /**
@@ -93,7 +101,245 @@ public final class StateWalker {
    * between threads; holds nothing between walks that a walk reads.
    */
   public static final class Scratch {
-    final Visited seen = new Visited();
+    private static final Object[] NO_OBJECTS = new Object[0];
+
+    Visited visited() {
+      if (visited == null) {
+        visited = new Visited();
+      }
+      return visited;
+    }
+
+    /** Allocated on the first reflective walk (a walk by a plan needs none). */
+    private Visited visited;
+    /** The objects of a {@link WalkPlan} replay, by entry (grown as needed, cleared after). */
+    Object[] objects = NO_OBJECTS;
+    /** Replays that are off ({@code false}: every walk is the reflective one; for tests). */
+    boolean plans = true;
+  }
+
+  /**
+   * A scratch whose walks never follow a {@link WalkPlan}: every walk is the reflective one
+   * (for the tests that compare the two).
+   */
+  public static Scratch withoutPlans() {
+    Scratch s = new Scratch();
+    s.plans = false;
+    return s;
+  }
+
+  /**
+   * Whether the walks of this cell's tree follow a flattened plan (found on its first walk,
+   * so after one; for tests).
+   */
+  public static boolean followsPlan(StreamCell cell) {
+    NodeRecipe r = cell.rootRecipe;
+    return r != null && cell.root != null && r.walkPlan != null && r.walkPlan != UNPLANNABLE;
+  }
+
+  /**
+   * A stream's walk flattened, once per top-level {@link NodeRecipe}: every object the walk
+   * ({@link #visit}) enters, in its order, as where it is found (the field of an earlier entry,
+   * or an element of an earlier entry that is an array), its class, and what the walk does
+   * there (save or load its fields, or a private ring's samples). A tree made by the recipe has
+   * the same objects in the same places (a recipe's trees differ only in their fresh slots,
+   * rings and the cells they read, and the fields holding them are final), so a walk of it is a
+   * loop over the entries: no class plan looked up, no visited set, no field read for objects
+   * without state. Only trees of plain equations have a recipe: no list, call site, lambda or
+   * dynamic body. Every entry's object is found and its class checked before any state moves;
+   * a difference (which a recipe's tree cannot have) falls back to the reflective walk.
+   */
+  static final class WalkPlan {
+    static final byte NOTHING = 0;
+    static final byte FIELDS = 1;
+    static final byte RING = 2;
+    /** A stream's own ring (no state of the tree's): the replay checks that it still is. */
+    static final byte CELL_RING = 3;
+
+    /** Per entry: the entry it is found in, -1 for the root. */
+    final int[] parent;
+    /** Per entry: the field of the parent holding it, or null: element {@link #element}. */
+    final Field[] via;
+    final int[] element;
+    final Class<?>[] type;
+    /** Per entry: the class plan (null for an array). */
+    final Plan[] plans;
+    final byte[] action;
+
+    WalkPlan(int[] parent, Field[] via, int[] element, Class<?>[] type, Plan[] plans,
+        byte[] action) {
+      this.parent = parent;
+      this.via = via;
+      this.element = element;
+      this.type = type;
+      this.plans = plans;
+      this.action = action;
+    }
+
+    int size() {
+      return parent.length;
+    }
+  }
+
+  /** A tree the walk cannot flatten (a list, a call site, a dynamic body, a non-final field). */
+  private static final WalkPlan UNPLANNABLE = new WalkPlan(new int[0], new Field[0], new int[0],
+      new Class<?>[0], new Plan[0], new byte[0]);
+
+  /** The flattened walk of the cell's tree, found on its first walk; null when it has none. */
+  private static WalkPlan walkPlan(StreamCell cell, Scratch scratch) {
+    NodeRecipe recipe = cell.rootRecipe;
+    if (recipe == null || cell.root == null || !scratch.plans) {
+      return null;
+    }
+    WalkPlan p = recipe.walkPlan;
+    if (p == null) {
+      p = flatten(cell.root);
+      recipe.walkPlan = p; // immutable (final fields): a racing reader sees it whole
+    }
+    return p == UNPLANNABLE ? null : p;
+  }
+
+  /** {@link #visit}'s order over a tree, without moving state (see {@link WalkPlan}). */
+  static WalkPlan flatten(Object root) {
+    Flattener f = new Flattener();
+    try {
+      f.enter(root, -1, null, -1);
+    } catch (Unplannable u) {
+      return UNPLANNABLE;
+    }
+    int n = f.parent.size();
+    int[] parent = new int[n];
+    int[] element = new int[n];
+    byte[] action = new byte[n];
+    for (int i = 0; i < n; i++) {
+      parent[i] = f.parent.get(i);
+      element[i] = f.element.get(i);
+      action[i] = f.action.get(i);
+    }
+    return new WalkPlan(parent, f.via.toArray(new Field[0]), element,
+        f.type.toArray(new Class<?>[0]), f.plans.toArray(new Plan[0]), action);
+  }
+
+  private static final class Unplannable extends RuntimeException {
+    Unplannable() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static final class Flattener {
+    final List<Integer> parent = new ArrayList<>();
+    final List<Field> via = new ArrayList<>();
+    final List<Integer> element = new ArrayList<>();
+    final List<Class<?>> type = new ArrayList<>();
+    final List<Plan> plans = new ArrayList<>();
+    final List<Byte> action = new ArrayList<>();
+    final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    void enter(Object o, int from, Field field, int index) {
+      // The same tests, in the same order, as visit.
+      if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode) {
+        return;
+      }
+      if (o instanceof List<?> || o instanceof Functions.CallSite || o instanceof DynamicNode
+          || o instanceof Functions.Instance) {
+        throw new Unplannable();
+      }
+      Plan plan = null;
+      if (!(o instanceof Object[])) {
+        plan = plan(o.getClass());
+        if (plan.ignored) {
+          return;
+        }
+      }
+      if (!seen.add(o)) {
+        return;
+      }
+      int at = parent.size();
+      parent.add(from);
+      via.add(field);
+      element.add(index);
+      type.add(o.getClass());
+      plans.add(plan);
+      if (o instanceof Object[] array) {
+        action.add(WalkPlan.NOTHING);
+        for (int i = 0; i < array.length; i++) {
+          enter(array[i], at, null, i);
+        }
+        return;
+      }
+      if (o instanceof HistoryRing ring) {
+        action.add(ring.ofCell ? WalkPlan.CELL_RING : WalkPlan.RING);
+        return;
+      }
+      action.add(plan.ownSlot || plan.state.length > 0 ? WalkPlan.FIELDS : WalkPlan.NOTHING);
+      for (Field f : plan.children) {
+        Object child = get(f, o);
+        if (!Modifier.isFinal(f.getModifiers())
+            && !(child instanceof HistoryRing r && r.ofCell && !seen.contains(r))) {
+          // A field that may point elsewhere later: only a history read's stream ring (no
+          // state of the tree's, and the replay checks that it still is one).
+          throw new Unplannable();
+        }
+        enter(child, at, f, -1);
+      }
+    }
+  }
+
+  /**
+   * Walks the tree rooted at {@code root} by its plan: finds every entry's object (false, with
+   * nothing moved, when one is not where the plan has it), then saves or loads their state in
+   * the walk's order.
+   */
+  private boolean replay(WalkPlan p, Object root, Scratch scratch) {
+    int n = p.size();
+    if (scratch.objects.length < n) {
+      scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
+    }
+    Object[] objects = scratch.objects;
+    try {
+      for (int i = 0; i < n; i++) {
+        Object o;
+        if (i == 0) {
+          o = root;
+        } else {
+          Object from = objects[p.parent[i]];
+          Field f = p.via[i];
+          if (f != null) {
+            o = f.get(from);
+          } else {
+            Object[] array = (Object[]) from;
+            int k = p.element[i];
+            o = k < array.length ? array[k] : null;
+          }
+        }
+        if (o == null || o.getClass() != p.type[i]) {
+          return false;
+        }
+        byte action = p.action[i];
+        if ((action == WalkPlan.RING || action == WalkPlan.CELL_RING)
+            && ((HistoryRing) o).ofCell != (action == WalkPlan.CELL_RING)) {
+          return false;
+        }
+        objects[i] = o;
+      }
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (compact ? plan.ownSlotKept || plan.kept.length > 0
+              : plan.ownSlot || plan.state.length > 0) {
+            fields(objects[i], plan);
+          }
+        } else if (action == WalkPlan.RING) {
+          ring((HistoryRing) objects[i]);
+        }
+      }
+      return true;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      java.util.Arrays.fill(objects, 0, n, null);
+    }
   }
 
   /** The operator state of a computed stream's node tree (empty for an input). */
@@ -103,8 +349,11 @@ public final class StateWalker {
 
   private static List<OperatorState> save(Evaluator evaluator, StreamCell cell,
       Scratch scratch) {
-    StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
-    w.visit(cell.root);
+    StateWalker w = new StateWalker(evaluator, cell.name, null, scratch);
+    WalkPlan p = walkPlan(cell, scratch);
+    if (p == null || !w.replay(p, cell.root, scratch)) {
+      w.visit(cell.root);
+    }
     return w.saved; // copied by the StreamState that holds it
   }
 
@@ -120,11 +369,14 @@ public final class StateWalker {
 
   private static void load(Evaluator evaluator, StreamCell cell, List<OperatorState> state,
       boolean transferred, int formatVersion, Scratch scratch) {
-    StateWalker w = new StateWalker(evaluator, cell.name, state, scratch.seen);
+    StateWalker w = new StateWalker(evaluator, cell.name, state, scratch);
     w.transferred = transferred;
     w.compact = formatVersion >= COMPACT_SINCE;
+    WalkPlan p = walkPlan(cell, scratch);
     try {
-      w.visit(cell.root);
+      if (p == null || !w.replay(p, cell.root, scratch)) {
+        w.visit(cell.root);
+      }
     } catch (EvalError e) {
       throw w.mismatch("a dynamic body does not compile: " + e.getMessage());
     }
@@ -153,7 +405,7 @@ public final class StateWalker {
     Value current;
     Value last;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION) {
-      StateWalker w = new StateWalker(evaluator, cell.name, null, scratch.seen);
+      StateWalker w = new StateWalker(evaluator, cell.name, null, scratch);
       List<Value> values = new ArrayList<>();
       List<Integer> functions = new ArrayList<>();
       w.addSlot(cell, values, functions);
@@ -204,7 +456,7 @@ public final class StateWalker {
     current.setValue(state.current());
     present.setValue(state.lastPresent());
     if (!ops.isEmpty() && ops.get(0).kind().startsWith("Cell")) {
-      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1), scratch.seen);
+      StateWalker w = new StateWalker(evaluator, cell.name, ops.subList(0, 1), scratch);
       OperatorState op = w.next("Cell");
       Set<Integer> functions = w.functionPositions(op.kind());
       Iterator<Value> values = op.values().iterator();
@@ -255,6 +507,14 @@ public final class StateWalker {
 
   // ---- the walk ----
 
+  /** This walk's visited set: the scratch's, cleared when this walk first asks for it. */
+  private Visited seen() {
+    if (seen == null) {
+      seen = scratch.visited().cleared();
+    }
+    return seen;
+  }
+
   private void visit(Object o) {
     if (o == null || o instanceof StreamCell || o instanceof Functions.LambdaNode) {
       return;
@@ -266,7 +526,7 @@ public final class StateWalker {
         return; // holds no state: not worth a place among the visited
       }
     }
-    if (!seen.add(o)) {
+    if (!seen().add(o)) {
       return;
     }
     if (o instanceof Object[] array) {
@@ -642,7 +902,7 @@ public final class StateWalker {
         }
         loading.next();
       }
-      seen.add(fresh); // a fresh activation: nothing to load
+      seen().add(fresh); // a fresh activation: nothing to load
       return;
     }
     visit(fresh);

@@ -25,6 +25,12 @@ public final class StreamCell extends Node {
   public int index;
   /** The equation's node, or null for an input. */
   public Node root;
+  /**
+   * The recipe that built {@link #root} (the evaluator sets it with the root), or null: the
+   * snapshot walk of a tree built by a recipe follows that recipe's flattened plan
+   * ({@link StateWalker}).
+   */
+  NodeRecipe rootRecipe;
   /** The last samples, or null when nothing reads this stream's history. */
   public HistoryRing ring;
   /**

@@ -14,7 +14,9 @@
  * {@link io.dataflow.monitor.eval.HistoryRing}; run-time type checks
  * ({@link io.dataflow.monitor.eval.TypeCheck}); dynamic properties
  * ({@link io.dataflow.monitor.eval.DynamicNode}, {@link io.dataflow.monitor.eval.DynamicBodies});
- * runtime errors ({@code EvalError}).
+ * runtime errors ({@code EvalError}); a monitor's operator state for snapshots
+ * ({@link io.dataflow.monitor.eval.StateWalker}, which follows a recipe's flattened walk where a
+ * tree has one).
  *
  * <p>Generated code runs the same ticks over the same objects: the fields and methods it uses
  * inline are public, and so are the node classes it names; each says so. A body that stays
