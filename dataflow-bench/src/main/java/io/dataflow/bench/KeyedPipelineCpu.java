@@ -44,6 +44,8 @@ public final class KeyedPipelineCpu {
     com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
         ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < runs; r++) {
+      PipelineThreads threads = new PipelineThreads();
+      threads.start();
       long cpu0 = os.getProcessCpuTime();
       long t0 = System.nanoTime();
       if (which.equals("counter")) {
@@ -53,10 +55,69 @@ public final class KeyedPipelineCpu {
       }
       long wall = System.nanoTime() - t0;
       long cpu = os.getProcessCpuTime() - cpu0;
+      threads.finish();
       double n = KeyedPipelineBench.RECORDS;
       System.out.printf("%s run %d: %.0f ns/record wall (%.2f M records/s), %.0f ns/record"
-          + " CPU (all threads), load %.2f%n", which, r, wall / n, n / wall * 1e3, cpu / n,
-          os.getSystemLoadAverage());
+          + " CPU (all threads; drivers %.0f, controller %.0f), load %.2f%n", which, r,
+          wall / n, n / wall * 1e3, cpu / n, threads.cpu("-driver-") / n,
+          threads.cpu("-controller") / n, os.getSystemLoadAverage());
+    }
+  }
+
+  /**
+   * The CPU time of the pipeline's threads (by name), sampled every millisecond while they
+   * live (a thread's time after its last sample, under a millisecond, is not counted).
+   */
+  private static final class PipelineThreads extends Thread {
+    private final java.util.Map<Long, Long> cpuById = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Long, String> nameById =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean running = true;
+
+    PipelineThreads() {
+      super("cpu-sampler");
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+      while (running) {
+        sample(mx);
+        io.dataflow.core.Clock clock = io.dataflow.core.SystemClock.INSTANCE;
+        clock.parkUntil(clock.nanoTime() + 1_000_000);
+      }
+    }
+
+    private void sample(java.lang.management.ThreadMXBean mx) {
+      // Thread.enumerate, not getAllStackTraces: no safepoint per sample.
+      Thread[] all = new Thread[Thread.activeCount() + 16];
+      int n = Thread.enumerate(all);
+      for (int i = 0; i < n; i++) {
+        Thread t = all[i];
+        if (t.getName().startsWith("bench-")) {
+          long c = mx.getThreadCpuTime(t.getId());
+          if (c > 0) {
+            cpuById.put(t.getId(), c);
+            nameById.put(t.getId(), t.getName());
+          }
+        }
+      }
+    }
+
+    void finish() throws InterruptedException {
+      running = false;
+      join();
+    }
+
+    long cpu(String part) {
+      long sum = 0;
+      for (java.util.Map.Entry<Long, Long> e : cpuById.entrySet()) {
+        if (nameById.get(e.getKey()).contains(part)) {
+          sum += e.getValue();
+        }
+      }
+      return sum;
     }
   }
 
