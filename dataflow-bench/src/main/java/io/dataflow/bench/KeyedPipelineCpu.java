@@ -28,6 +28,10 @@ public final class KeyedPipelineCpu {
       floor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000, which);
       return;
     }
+    if (which.startsWith("stepped")) {
+      stepped(which.substring("stepped".length()), runs);
+      return;
+    }
     KeyedPipelineBench bench = new KeyedPipelineBench();
     bench.commitEvery = "PT60S";
     bench.setUp();
@@ -61,6 +65,45 @@ public final class KeyedPipelineCpu {
           + " CPU (all threads; drivers %.0f, controller %.0f), load %.2f%n", which, r,
           wall / n, n / wall * 1e3, cpu / n, threads.cpu("-driver-") / n,
           threads.cpu("-controller") / n, os.getSystemLoadAverage());
+    }
+  }
+
+  /**
+   * {@code steppedgroupsum|steppedcounter [runs]}: the same pipeline, but its controller and
+   * drivers stepped in turn on this one thread by the testkit's {@code PipelineHarness} (a
+   * manual clock, no thread hand-offs, parks or wake-ups): the CPU time of the pipeline's own
+   * work per record, the steadiest measure of the per-record path on a shared machine.
+   */
+  private static void stepped(String which, int runs) {
+    KeyedPipelineBench.Input input = which.equals("counter")
+        ? new KeyedPipelineBench.CounterInput() : new KeyedPipelineBench.GroupsumInput();
+    if (input instanceof KeyedPipelineBench.CounterInput c) {
+      c.setUp();
+    } else {
+      ((KeyedPipelineBench.GroupsumInput) input).setUp();
+    }
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (int r = 0; r < runs; r++) {
+      input.sink.reset();
+      input.source.resume(java.util.Set.of(0, 1, 2, 3, 4, 5, 6, 7));
+      io.dataflow.testkit.PipelineHarness h = io.dataflow.testkit.PipelineHarness.of(
+          io.dataflow.pipeline.DataflowPipeline.builder()
+              .specification(input.name(), input.text())
+              .source(input.source)
+              .sink(input.sink)
+              .checkpointer(new io.dataflow.pipeline.io.InMemoryCheckpointer())
+              .options(o -> o.withName("stepped").withDrivers(KeyedPipelineBench.DRIVERS)
+                  .withCommitEvery(java.time.Duration.ofSeconds(60))));
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      io.dataflow.pipeline.PipelineExitReport report = h.runToEnd(42);
+      long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      if (!report.ok() || input.sink.outputs.sum() != KeyedPipelineBench.RECORDS
+          || input.sink.sum.sum() != input.expectedSum) {
+        throw new IllegalStateException("stepped run failed: " + report);
+      }
+      System.out.printf("stepped %s run %d: %.1f ns/record CPU (one thread), load %.2f%n",
+          which, r, cpu / (double) KeyedPipelineBench.RECORDS,
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
   }
 
