@@ -7,7 +7,10 @@ import java.lang.management.ManagementFactory;
  * the CPU time of the whole process (every thread, GC included): on a machine shared with
  * other work the CPU time per record is the steadier measure of what a record costs, the wall
  * time what the machine gave. Usage: {@code KeyedPipelineCpu counter|groupsum [runs]} (the
- * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S});
+ * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S}; each line also
+ * gives the CPU time of the driver threads and of the controller thread per record);
+ * {@code steppedcounter|steppedgroupsum [runs]} the same pipeline stepped on one thread (the
+ * pipeline's own work per record, no hand-offs);
  * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
  * (default 1000) on one thread and reports its thread's CPU time; {@code floor},
  * {@code floorlong}, {@code floorlongfib} and {@code floorlongahead} {@code [runs] [keys]} the key lookup and vector

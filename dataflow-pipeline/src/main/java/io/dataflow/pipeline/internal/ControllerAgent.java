@@ -91,8 +91,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private final long[] handed;
   /** Drivers handed records since they were last woken (one wake per poll, not per record). */
   private final boolean[] toWake;
-  /** Drivers whose queue was found full and is not yet half empty (see {@link #hasRoom}). */
-  private final boolean[] full;
   private final Set<Integer> pausedByDriver = new TreeSet<>();
   private final Set<Integer> pausedByQueue = new TreeSet<>();
   private final Set<Integer> sourcePaused = new TreeSet<>();
@@ -109,11 +107,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   private volatile long stopDeadline;
   private volatile boolean stopRequested;
   private volatile RuntimeState phase = RuntimeState.NEW;
-  /**
-   * Whether an acknowledgement should wake this thread (see {@link #wantsAcknowledgements()});
-   * written at the end of each cycle (owner thread), read by the sink's threads.
-   */
-  private volatile boolean acksWanted = true;
   private long deadline;
   private Barrier shutdownBarrier;
   private OutputCloser closer;
@@ -158,7 +151,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     this.enqueued = new long[drivers.size()];
     this.handed = new long[drivers.size()];
     this.toWake = new boolean[drivers.size()];
-    this.full = new boolean[drivers.size()];
     // Planning without bindings never opens anything: no I/O factory.
     this.planner = new ReconfigurationPlanner(null, options.typingMode(),
         options.contextTransfer());
@@ -192,18 +184,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
   }
 
   // ------------------------------------------------------------ from any thread
-
-  /**
-   * Whether a successful acknowledgement should wake the controller (a failed one always
-   * does). Only when the controller waits for acknowledgements: a lane paused at its pending
-   * ceiling (its resume follows the acknowledgements), a checkpoint to commit, a revocation, the
-   * drain and close. Otherwise an acknowledgement waits in the queue for the next cycle (the
-   * next poll, or at most {@link AgentRunner#IDLE_PARK_NANOS} later): a wake per batch costs a
-   * context switch on a core the drivers need. Any thread.
-   */
-  boolean wantsAcknowledgements() {
-    return acksWanted;
-  }
 
   /** Asks for a graceful stop within {@code timeoutNanos} on the clock. */
   void shutdown(long timeoutNanos) {
@@ -302,10 +282,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     if (work > 0 || phase == RuntimeState.TERMINATED) {
       publishStatus(now);
     }
-    boolean wanted = waitsForAcknowledgements();
-    if (wanted != acksWanted) {
-      acksWanted = wanted;
-    }
     if (options.statusEvery() != null && now - nextStatusAt >= 0
         && phase != RuntimeState.TERMINATED) {
       publishStatus(now);
@@ -315,20 +291,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
       nextStatusAt = now + options.statusEvery().toNanos();
     }
     return work;
-  }
-
-  /** Whether the controller now waits for acknowledgements (owner thread). */
-  private boolean waitsForAcknowledgements() {
-    if (phase != RuntimeState.RUNNING || !pausedByDriver.isEmpty() || !revocations.isEmpty()
-        || failures.isSet()) {
-      return true;
-    }
-    for (LaneLedger l : inOrder) {
-      if (l.hasCandidates()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void begin(long now) {
@@ -447,17 +409,8 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
    */
   private int handOver(LaneLedger ledger, SourceRecord[] records, int from, int n) {
     DriverAgent d = drivers.get(ledger.driver);
-    if (!hasRoom(ledger.driver)) {
-      return 0;
-    }
     long room = options.queueCapacity() - (handed[ledger.driver] - d.takenRecords());
     int k = (int) Math.min(n, Math.max(0, room));
-    if (k < n) {
-      // The rest waits in the stash until the driver took half of its queue, and the driver
-      // wakes this thread then: not a hand-over of a few records at every cycle.
-      full[ledger.driver] = true;
-      d.wakeControllerWhenTaken(handed[ledger.driver] + k - options.queueCapacity() / 2);
-    }
     if (k == 0) {
       return 0;
     }
@@ -477,20 +430,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
     return k;
   }
 
-  /**
-   * Whether driver {@code d} takes records now: after its queue was found full, only once it
-   * is at most half full again (hysteresis).
-   */
-  private boolean hasRoom(int d) {
-    if (full[d]) {
-      if (handed[d] - drivers.get(d).takenRecords() > options.queueCapacity() / 2) {
-        return false;
-      }
-      full[d] = false;
-    }
-    return true;
-  }
-
   private int retryStash() {
     if (stash.isEmpty()) {
       return 0;
@@ -500,9 +439,6 @@ final class ControllerAgent implements Agent, PartitionedSource.Rebalance,
         it.hasNext(); ) {
       Map.Entry<Integer, ArrayDeque<SourceRecord>> e = it.next();
       LaneLedger ledger = ledgerOf[e.getKey()];
-      if (!hasRoom(ledger.driver)) {
-        continue;
-      }
       ArrayDeque<SourceRecord> waiting = e.getValue();
       SourceRecord[] records = waiting.toArray(new SourceRecord[0]);
       int taken = handOver(ledger, records, 0, records.length);

@@ -78,13 +78,6 @@ final class DriverAgent implements Agent {
   final SpscArrayQueue<SourceRecord[]> data;
   /** Records taken from {@link #data} so far; the controller's measure of the queue's fill. */
   private volatile long recordsTaken;
-  /**
-   * The controller, waiting for room in {@link #data}, asks to be woken once
-   * {@link #recordsTaken} reaches this (Long.MAX_VALUE: it does not wait).
-   */
-  private final java.util.concurrent.atomic.AtomicLong wakeControllerAt =
-      new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
-  private Runnable wakeController = () -> {};
   private final Consumer<DriverEvent> events;
   private final Consumer<BatchAck> acks;
   private final Consumer<String> warnings;
@@ -160,19 +153,6 @@ final class DriverAgent implements Agent {
     return status;
   }
 
-  /** Wakes the controller's thread (threaded runs; stepped runs need no wake). */
-  void wakeControllerWith(Runnable wake) {
-    this.wakeController = wake;
-  }
-
-  /**
-   * Controller thread: wake the controller once this driver has taken {@code records} records
-   * in all (the controller's stash waits for that much room in the data queue).
-   */
-  void wakeControllerWhenTaken(long records) {
-    wakeControllerAt.set(records);
-  }
-
   /** Records taken from the data queue so far (any thread). */
   long takenRecords() {
     return recordsTaken;
@@ -218,10 +198,6 @@ final class DriverAgent implements Agent {
       evaluate(chunk, now);
     }
     work += evaluated;
-    long wakeAt = wakeControllerAt.get();
-    if (recordsTaken >= wakeAt && wakeControllerAt.compareAndSet(wakeAt, Long.MAX_VALUE)) {
-      wakeController.run();
-    }
     if (done) {
       return work + 1;
     }

@@ -164,11 +164,6 @@ final class LaneLedger {
     candidates.addLast(candidate);
   }
 
-  /** Whether a checkpoint waits for acknowledgements before it can be committed. */
-  boolean hasCandidates() {
-    return !candidates.isEmpty();
-  }
-
   /**
    * The newest checkpoint that is fully acknowledged and newer than the committed one, or null;
    * older candidates are dropped.

@@ -59,9 +59,7 @@ public final class PipelineRuntime implements DataflowPipeline {
             wakeController();
           }, a -> {
             self[0].acks.offer(a);
-            if (a.error != null || self[0].wantsAcknowledgements()) {
-              wakeController(); // else the next cycle takes it: no wake per batch
-            }
+            wakeController();
           }, w -> self[0].warn(w)));
     }
     controller = new ControllerAgent(options.name() + "-controller", clock, options,
@@ -110,9 +108,6 @@ public final class PipelineRuntime implements DataflowPipeline {
     }
     runners.addAll(made);
     controller.wakeDriversWith(d -> runners.get(d + 1).wake());
-    for (DriverAgent d : drivers) {
-      d.wakeControllerWith(this::wakeController);
-    }
     for (AgentRunner r : made) {
       r.start();
     }
