@@ -7,7 +7,10 @@ import java.lang.management.ManagementFactory;
  * the CPU time of the whole process (every thread, GC included): on a machine shared with
  * other work the CPU time per record is the steadier measure of what a record costs, the wall
  * time what the machine gave. Usage: {@code KeyedPipelineCpu counter|groupsum [runs]} (the
- * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S});
+ * checkpoint period is 60 s, as in {@code KeyedPipelineBench}'s {@code PT60S}; each line also
+ * gives the CPU time of the driver threads and of the controller thread per record);
+ * {@code steppedcounter|steppedgroupsum [runs]} the same pipeline stepped on one thread (the
+ * pipeline's own work per record, no hand-offs);
  * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
  * (default 1000) on one thread and reports its thread's CPU time; {@code floor},
  * {@code floorlong}, {@code floorlongfib} and {@code floorlongahead} {@code [runs] [keys]} the key lookup and vector
@@ -28,6 +31,10 @@ public final class KeyedPipelineCpu {
       floor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000, which);
       return;
     }
+    if (which.startsWith("stepped")) {
+      stepped(which.substring("stepped".length()), runs);
+      return;
+    }
     KeyedPipelineBench bench = new KeyedPipelineBench();
     bench.commitEvery = "PT60S";
     bench.setUp();
@@ -44,6 +51,8 @@ public final class KeyedPipelineCpu {
     com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
         ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < runs; r++) {
+      PipelineThreads threads = new PipelineThreads();
+      threads.start();
       long cpu0 = os.getProcessCpuTime();
       long t0 = System.nanoTime();
       if (which.equals("counter")) {
@@ -53,10 +62,108 @@ public final class KeyedPipelineCpu {
       }
       long wall = System.nanoTime() - t0;
       long cpu = os.getProcessCpuTime() - cpu0;
+      threads.finish();
       double n = KeyedPipelineBench.RECORDS;
       System.out.printf("%s run %d: %.0f ns/record wall (%.2f M records/s), %.0f ns/record"
-          + " CPU (all threads), load %.2f%n", which, r, wall / n, n / wall * 1e3, cpu / n,
-          os.getSystemLoadAverage());
+          + " CPU (all threads; drivers %.0f, controller %.0f), load %.2f%n", which, r,
+          wall / n, n / wall * 1e3, cpu / n, threads.cpu("-driver-") / n,
+          threads.cpu("-controller") / n, os.getSystemLoadAverage());
+    }
+  }
+
+  /**
+   * {@code steppedgroupsum|steppedcounter [runs]}: the same pipeline, but its controller and
+   * drivers stepped in turn on this one thread by the testkit's {@code PipelineHarness} (a
+   * manual clock, no thread hand-offs, parks or wake-ups): the CPU time of the pipeline's own
+   * work per record, the steadiest measure of the per-record path on a shared machine.
+   */
+  private static void stepped(String which, int runs) {
+    KeyedPipelineBench.Input input = which.equals("counter")
+        ? new KeyedPipelineBench.CounterInput() : new KeyedPipelineBench.GroupsumInput();
+    if (input instanceof KeyedPipelineBench.CounterInput c) {
+      c.setUp();
+    } else {
+      ((KeyedPipelineBench.GroupsumInput) input).setUp();
+    }
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (int r = 0; r < runs; r++) {
+      input.sink.reset();
+      input.source.resume(java.util.Set.of(0, 1, 2, 3, 4, 5, 6, 7));
+      io.dataflow.testkit.PipelineHarness h = io.dataflow.testkit.PipelineHarness.of(
+          io.dataflow.pipeline.DataflowPipeline.builder()
+              .specification(input.name(), input.text())
+              .source(input.source)
+              .sink(input.sink)
+              .checkpointer(new io.dataflow.pipeline.io.InMemoryCheckpointer())
+              .options(o -> o.withName("stepped").withDrivers(KeyedPipelineBench.DRIVERS)
+                  .withCommitEvery(java.time.Duration.ofSeconds(60))));
+      long cpu0 = threads.getCurrentThreadCpuTime();
+      io.dataflow.pipeline.PipelineExitReport report = h.runToEnd(42);
+      long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+      if (!report.ok() || input.sink.outputs.sum() != KeyedPipelineBench.RECORDS
+          || input.sink.sum.sum() != input.expectedSum) {
+        throw new IllegalStateException("stepped run failed: " + report);
+      }
+      System.out.printf("stepped %s run %d: %.1f ns/record CPU (one thread), load %.2f%n",
+          which, r, cpu / (double) KeyedPipelineBench.RECORDS,
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+  }
+
+  /**
+   * The CPU time of the pipeline's threads (by name), sampled every millisecond while they
+   * live (a thread's time after its last sample, under a millisecond, is not counted).
+   */
+  private static final class PipelineThreads extends Thread {
+    private final java.util.Map<Long, Long> cpuById = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Long, String> nameById =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean running = true;
+
+    PipelineThreads() {
+      super("cpu-sampler");
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+      while (running) {
+        sample(mx);
+        io.dataflow.core.Clock clock = io.dataflow.core.SystemClock.INSTANCE;
+        clock.parkUntil(clock.nanoTime() + 1_000_000);
+      }
+    }
+
+    private void sample(java.lang.management.ThreadMXBean mx) {
+      // Thread.enumerate, not getAllStackTraces: no safepoint per sample.
+      Thread[] all = new Thread[Thread.activeCount() + 16];
+      int n = Thread.enumerate(all);
+      for (int i = 0; i < n; i++) {
+        Thread t = all[i];
+        if (t.getName().startsWith("bench-")) {
+          long c = mx.getThreadCpuTime(t.getId());
+          if (c > 0) {
+            cpuById.put(t.getId(), c);
+            nameById.put(t.getId(), t.getName());
+          }
+        }
+      }
+    }
+
+    void finish() throws InterruptedException {
+      running = false;
+      join();
+    }
+
+    long cpu(String part) {
+      long sum = 0;
+      for (java.util.Map.Entry<Long, Long> e : cpuById.entrySet()) {
+        if (nameById.get(e.getKey()).contains(part)) {
+          sum += e.getValue();
+        }
+      }
+      return sum;
     }
   }
 
