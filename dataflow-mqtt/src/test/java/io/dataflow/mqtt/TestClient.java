@@ -14,7 +14,7 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  * PUBACK) and collects what arrives on the topics it subscribed to, with a persistent session
  * and Paho's own reconnect (the library's reconnect is what the tests examine, not this one's).
  */
-final class TestClient implements AutoCloseable {
+public final class TestClient implements AutoCloseable {
   private final MqttClient client;
   private final List<String> received = new ArrayList<>(); // guarded by itself
 
@@ -74,7 +74,7 @@ final class TestClient implements AutoCloseable {
   }
 
   /** Polls {@code condition} until it holds or {@code millis} of real time passed. */
-  static boolean waitUntil(BooleanSupplier condition, long millis) {
+  public static boolean waitUntil(BooleanSupplier condition, long millis) {
     io.dataflow.core.Clock clock = io.dataflow.core.SystemClock.INSTANCE;
     long deadline = clock.nanoTime() + millis * 1_000_000L;
     while (!condition.getAsBoolean()) {
