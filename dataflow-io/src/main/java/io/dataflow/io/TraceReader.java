@@ -87,8 +87,7 @@ public final class TraceReader implements Closeable {
   private TickColumnsBuilder filling; // the batch nextBatch is filling (its ticks are ready)
   private TraceException deferred;
   private boolean done;
-  // The byte path's parsed assignment.
-  private String fastName;
+  // The byte path's parsed value.
   private byte fastKind;
   private long fastBits;
   private Object fastRef;
@@ -400,9 +399,15 @@ public final class TraceReader implements Closeable {
   // ---------------------------------------------------------------- the byte path
 
   /**
-   * Handles the usual line from its bytes: blank, a comment, {@code N: name = value} or
-   * {@code name = value} with a value {@link #fastValue} reads. False, having changed nothing,
-   * for anything else (the general path then reads the line and reports any mistake).
+   * Handles the usual line from its bytes: blank, a comment, {@code N: name = value} (or
+   * {@code N:} alone) or {@code name = value}, each with an optional comment, with a value
+   * {@link #fastValue} reads. False, having changed nothing, for anything else (the general path
+   * then reads the line and reports any mistake).
+   *
+   * <p>One method for the whole line, as {@code JsonLineScanner.scan} is, and deliberately
+   * longer than the JIT inlines (325 bytes of bytecode): C2 then compiles it once, by itself,
+   * and calls it from {@link #nextBatch}'s loop, instead of compiling the line's parts again
+   * inside every caller they are inlined into (docs/performance.md, "Issue 21, seventh round").
    */
   private boolean fastLine(byte[] b, int from, int to) {
     int i = skipBlanks(b, from, to);
@@ -413,48 +418,35 @@ public final class TraceReader implements Closeable {
     if (c == '/' && i + 1 < to && b[i + 1] == '/') {
       return true;
     }
-    if (c >= '0' && c <= '9') {
-      return fastTickLine(b, i, to);
-    }
-    if (hasPending && (isAsciiLetter(c) || c == '_') && fastAssignment(b, i, to)) {
-      pending.put(fastName, fastKind, fastBits, fastRef);
-      return true;
-    }
-    return false;
-  }
-
-  private boolean fastTickLine(byte[] b, int from, int to) {
-    int i = from;
+    boolean tickLine = c >= '0' && c <= '9';
     long number = 0;
-    while (i < to && b[i] >= '0' && b[i] <= '9') {
-      if (i - from == 18) {
-        return false; // perhaps out of range: the general path says
+    if (tickLine) {
+      int digits = i;
+      while (i < to && b[i] >= '0' && b[i] <= '9') {
+        if (i - digits == 18) {
+          return false; // perhaps out of range: the general path says
+        }
+        number = number * 10 + (b[i++] - '0');
       }
-      number = number * 10 + (b[i++] - '0');
+      i = skipBlanks(b, i, to);
+      if (i == to || b[i] != ':' || number <= lastTick) {
+        return false;
+      }
+      i = skipBlanks(b, i + 1, to);
+      if (i == to || (b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {
+        flushPending();
+        beginTick(number); // a tick line that assigns nothing
+        return true;
+      }
+      c = b[i];
+    } else if (!hasPending) {
+      return false; // an assignment outside a tick: the general path reports it
     }
-    i = skipBlanks(b, i, to);
-    if (i == to || b[i] != ':' || number <= lastTick) {
+    // name = value, then an optional comment
+    if (!(isAsciiLetter(c) || c == '_')) {
       return false;
     }
-    i = skipBlanks(b, i + 1, to);
-    boolean assigns = i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/');
-    if (assigns && !fastAssignment(b, i, to)) {
-      return false;
-    }
-    flushPending();
-    if (assigns) {
-      pending.put(fastName, fastKind, fastBits, fastRef);
-    }
-    beginTick(number);
-    return true;
-  }
-
-  /** Reads {@code name = value} and an optional comment into the fast fields. */
-  private boolean fastAssignment(byte[] b, int from, int to) {
-    int i = from;
-    if (i >= to || !(isAsciiLetter(b[i]) || b[i] == '_')) {
-      return false;
-    }
+    int nameStart = i;
     while (i < to && (isAsciiLetterOrDigit(b[i]) || b[i] == '_')) {
       i++;
     }
@@ -471,7 +463,12 @@ public final class TraceReader implements Closeable {
     if (i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {
       return false;
     }
-    fastName = nameTable.intern(b, from, nameEnd);
+    String name = nameTable.intern(b, nameStart, nameEnd);
+    if (tickLine) {
+      flushPending();
+      beginTick(number);
+    }
+    pending.put(name, fastKind, fastBits, fastRef);
     return true;
   }
 

@@ -74,6 +74,50 @@ class TraceBytePathTest {
   }
 
   @Test
+  void aLineTheBytePathGivesUpOnPartWayChangesNothing() throws IOException {
+    // The usual line is read by one method (tick number, name, value, comment): where it gives
+    // up after the tick number or the name, the general path must find the state untouched
+    // (the tick above still pending, the last tick number, the names of the tick so far).
+    String[] traces = {
+        "0: x = 1\n   y = 2\n1: x = 1 2\n",
+        "0: x = 1\n   y = 2\n1: \u00e9 = 2\n2: x = 3\n",
+        "0: x = 1\n1: x = \"a\\nb\"\n   y = 4\n2: y = 5\n",
+        "0: x = 1\n1: x\n",
+        "0: x = 1\n1: x = \n",
+        "0: x = 1\n1: 9x = 1\n",
+        "0: x = 1\n   y = 2\n0: x = 3\n",
+        "0: x = 1\n   y = 2\n1: x = 3 junk\n",
+        "0: x = 1\n1 : // c\n   x = 2\n2:\n3:// c\n   y = 1 // c\n",
+        "0: x = 1\n12345678901234567890: x = 2\n",
+        "0: x = 1\n000000000000000002: x = 2\n   y = 3\n0000000000000000003: x = 4\n",
+        "x = 1\n0: x = 2\n",
+        "0: x = 1\n@reconfigure {specification: \"in x\"}\n   x = 2\n",
+        "0: x = 1\n   y = (1, 2)\n   x = 3\n1: y = 4\n",
+        "0: x = 1\n   y = 2\n   x = 5 // x again: the last wins, in its first place\n",
+        "0: x = 1\n   \"y\" = 2\n",
+    };
+    for (int n = 0; n < traces.length; n++) {
+      String trace = traces[n];
+      String what = "trace " + n + ":\n" + trace;
+      Reading chars = readChars(trace);
+      Path file = dir.resolve("partway" + n + ".input");
+      Files.writeString(file, trace);
+      Reading bytes = readBytes(file);
+      assertThat(bytes.items).as(what).isEqualTo(chars.items);
+      assertThat(bytes.error).as(what).isEqualTo(chars.error);
+      for (int capacity : new int[] {1, 2, 256}) {
+        Reading batches = readBatches(file, capacity);
+        assertThat(batches.byName).as(what).isEqualTo(chars.byName);
+        assertThat(batches.error).as(what).isEqualTo(chars.error);
+      }
+    }
+    // Some of them are errors, reported with their line and column as before.
+    assertThat(readChars(traces[0]).error).isNotNull();
+    assertThat(readChars(traces[6]).error).isNotNull();
+    assertThat(readChars(traces[2]).error).isNull();
+  }
+
+  @Test
   void longTracesMatchAcrossTheBuffersEnds() throws IOException {
     // Lines the byte path reads, mostly, over several buffers of 64 KiB, so that lines are
     // split at every place by a buffer's end; some traces end with a mistake.
