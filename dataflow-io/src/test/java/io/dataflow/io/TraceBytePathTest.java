@@ -118,6 +118,36 @@ class TraceBytePathTest {
   }
 
   @Test
+  void intValuesReadInTheLineMatch() throws IOException {
+    // The line's method reads a plain Int itself and leaves every other value to fastValue:
+    // where an Int ends (a blank, a comment, the end) and where it is something else.
+    String[] values = {"0", "-0", "7", "-7", "+7", "123456789012345678", "-123456789012345678",
+        "1234567890123456789", "000000000000000000001", "1//c", "1 //c", "1\t// c", "1/2",
+        "1 / 2", "-", "- 1", "-x", "1.5", "1.", "1e5", "1E-2", "12a", "1_000", "1\u00e9", "1\"",
+        "1 2", "1,", "99999999999999999999", "-9223372036854775808", "9223372036854775807"};
+    StringBuilder sb = new StringBuilder();
+    for (int n = 0; n < values.length; n++) {
+      sb.append(n).append(": x = ").append(values[n]).append('\n');
+      sb.append("   y=").append(values[n]).append(n % 2 == 0 ? "\n" : "\r\n");
+    }
+    for (int n = 0; n < values.length; n++) {
+      // One value per trace as well: a bad value fails the trace, hiding those after it.
+      String trace = "0: x = " + values[n] + "\n   y = " + values[n] + " // c\n1: x = 1";
+      Path file = dir.resolve("int" + n + ".input");
+      Files.writeString(file, trace);
+      Reading chars = readChars(trace);
+      assertThat(readBytes(file)).as(values[n]).isEqualTo(chars);
+      assertThat(readBatches(file, 256).byName).as(values[n]).isEqualTo(chars.byName);
+      assertThat(readBatches(file, 256).error).as(values[n]).isEqualTo(chars.error);
+    }
+    Path file = dir.resolve("ints.input");
+    Files.writeString(file, sb);
+    Reading chars = readChars(sb.toString());
+    assertThat(readBytes(file)).isEqualTo(chars);
+    assertThat(readBatches(file, 3).byName).isEqualTo(chars.byName);
+  }
+
+  @Test
   void longTracesMatchAcrossTheBuffersEnds() throws IOException {
     // Lines the byte path reads, mostly, over several buffers of 64 KiB, so that lines are
     // split at every place by a buffer's end; some traces end with a mistake.
