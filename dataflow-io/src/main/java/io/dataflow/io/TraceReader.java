@@ -455,27 +455,9 @@ public final class TraceReader implements Closeable {
     if (i == to || b[i] != '=') {
       return false;
     }
-    // The usual value, an Int of up to 18 digits, is read here; every other through fastValue.
-    int valueStart = skipBlanks(b, i + 1, to);
-    i = valueStart;
-    boolean negative = i < to && b[i] == '-';
-    if (negative) {
-      i++;
-    }
-    int digits = i;
-    long v = 0;
-    while (i < to && b[i] >= '0' && b[i] <= '9' && i - digits < 18) {
-      v = v * 10 + (b[i++] - '0');
-    }
-    if (i > digits && (i == to || b[i] == ' ' || b[i] == '\t' || b[i] == '/')) {
-      fastKind = Kind.INT;
-      fastBits = negative ? -v : v;
-      fastRef = null;
-    } else {
-      i = fastValue(b, valueStart, to);
-      if (i < 0) {
-        return false;
-      }
+    i = fastValue(b, skipBlanks(b, i + 1, to), to);
+    if (i < 0) {
+      return false;
     }
     i = skipBlanks(b, i, to);
     if (i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {

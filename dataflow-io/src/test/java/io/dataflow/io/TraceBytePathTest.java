@@ -119,8 +119,8 @@ class TraceBytePathTest {
 
   @Test
   void intValuesReadInTheLineMatch() throws IOException {
-    // The line's method reads a plain Int itself and leaves every other value to fastValue:
-    // where an Int ends (a blank, a comment, the end) and where it is something else.
+    // Where an Int ends (a blank, a comment, the end) and where it is something else: the
+    // byte path must give up where the general parser would read another value or reject.
     String[] values = {"0", "-0", "7", "-7", "+7", "123456789012345678", "-123456789012345678",
         "1234567890123456789", "000000000000000000001", "1//c", "1 //c", "1\t// c", "1/2",
         "1 / 2", "-", "- 1", "-x", "1.5", "1.", "1e5", "1E-2", "12a", "1_000", "1\u00e9", "1\"",
