@@ -301,7 +301,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
     // Straight into the bytes (docs/decisions.md, "A monitor's snapshot is written straight
     // into its bytes"); the buffer starts at the size of the program's last snapshot.
     SnapshotWriter out = new SnapshotWriter(program.name(), program.snapshotKey,
-        evaluator.tick(), revision, f, defs.size(), program.snapshotSize + 4);
+        evaluator.tick(), revision, f, defs.size(), program.snapshotSize + 16);
     StateWalker.Scratch scratch = new StateWalker.Scratch();
     for (int i = 0, n = defs.size(); i < n; i++) {
       DataflowProgram.StreamDefinition d = defs.get(i);

@@ -33,7 +33,7 @@ class SnapshotWriterTest {
         + "out c = update(init(b, false), b)\n"
         + "out d = default((x * 2)[2], 0) + default(x[3], -7000000000)\n"
         + "out z = default(z[1], 0) + x\n",
-        rows(i -> row("s", i % 3 == 0 ? null : Value.of("v" + i), "f", Value.of(i * 0.25 - 1),
+        rows(i -> row("s", i % 3 == 0 ? null : Value.of(i == 5 ? "\u00e9".repeat(70) : i == 7 ? "w".repeat(200) : "v" + i), "f", Value.of(i * 0.25 - 1),
             "b", i % 4 == 0 ? null : Value.of(i % 2 == 0), "x",
             i % 5 == 4 ? null : Value.of(i * 1_000_003L - 4))));
     assertThat(planned).as("streams written by their plan").isEqualTo(5);

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,8 +39,12 @@ public final class MonitorSnapshot {
   private final Failure failure;
   /** Null until read from {@link #encoded} (a race reads them twice, into equal lists). */
   private List<StreamState> streams;
-  /** The binary form, for a snapshot written by a {@link SnapshotWriter}; else null. */
+  /**
+   * The binary form in its first {@link #encodedLength} bytes, for a snapshot written by a
+   * {@link SnapshotWriter} (its buffer, not trimmed: {@link #toBytes} copies anyway); else null.
+   */
   private final byte[] encoded;
+  private final int encodedLength;
 
   /**
    * Validates and copies.
@@ -72,11 +77,15 @@ public final class MonitorSnapshot {
     this.nextTick = nextTick;
     this.failure = failure;
     this.encoded = null;
+    this.encodedLength = 0;
   }
 
-  /** A snapshot of the current format written by a {@link SnapshotWriter} into {@code bytes}. */
+  /**
+   * A snapshot of the current format written by a {@link SnapshotWriter} into the first
+   * {@code length} of {@code bytes}, which nobody writes again.
+   */
   MonitorSnapshot(String programName, String definitionKey, long nextTick,
-      MonitorRevision revision, Failure failure, byte[] bytes) {
+      MonitorRevision revision, Failure failure, byte[] bytes, int length) {
     this.formatVersion = FORMAT_VERSION;
     this.programName = programName;
     this.definitionKey = definitionKey;
@@ -84,6 +93,7 @@ public final class MonitorSnapshot {
     this.revision = revision;
     this.failure = failure;
     this.encoded = bytes;
+    this.encodedLength = length;
   }
 
   /**
@@ -129,7 +139,7 @@ public final class MonitorSnapshot {
   public List<StreamState> streams() {
     List<StreamState> s = streams;
     if (s == null) {
-      s = SnapshotCodec.decode(encoded).streams();
+      s = SnapshotCodec.decode(toBytes()).streams();
       streams = s; // immutable, and its fields are final: safely published by a race too
     }
     return s;
@@ -220,7 +230,7 @@ public final class MonitorSnapshot {
 
   /** The binary form as bytes. */
   public byte[] toBytes() {
-    return encoded != null ? encoded.clone() : SnapshotCodec.encode(this);
+    return encoded != null ? Arrays.copyOf(encoded, encodedLength) : SnapshotCodec.encode(this);
   }
 
   /** Writes the binary form to a file (not atomically; replaces the file). */

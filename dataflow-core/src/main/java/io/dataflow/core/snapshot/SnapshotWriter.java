@@ -134,8 +134,9 @@ public final class SnapshotWriter {
       throw new IllegalStateException(written + " of the " + streams
           + " streams announced were written");
     }
+    out.finishUntrimmed();
     return new MonitorSnapshot(programName, definitionKey, nextTick, revision, failure,
-        out.finish());
+        out.buf, out.pos);
   }
 
   /** The bytes written so far (for a size hint of the next snapshot). */

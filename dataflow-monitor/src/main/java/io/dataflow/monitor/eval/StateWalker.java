@@ -1260,7 +1260,9 @@ public final class StateWalker {
     if (c.isHidden() || c.isSynthetic()) {
       return "Lambda";
     }
-    return c.getSimpleName();
+    // Interned: the codec's table of kind codes and a decoded snapshot's kinds are literals,
+    // so the look-ups and comparisons of a plan's kind succeed on identity.
+    return c.getSimpleName().intern();
   }
 
   /**
