@@ -69,6 +69,8 @@ public final class DataflowProgram {
   final String snapshotKey;
   /** Per stream (by index), the fingerprint as a snapshot holds it. */
   final String[] snapshotFingerprints;
+  /** The size of this program's last snapshot in bytes (a buffer size hint; racy, benign). */
+  int snapshotSize;
   /** What a restore with this program's key reports (the same for every restore). */
   private ContextTransferReport retainedAll;
   /**

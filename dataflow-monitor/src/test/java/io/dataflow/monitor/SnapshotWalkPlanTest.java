@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * builds, so their trees have plans) and traces (with absent inputs), at random ticks: the
  * snapshot a monitor takes through the plans equals, byte for byte, the one the reflective walk
  * writes of the same monitor; a monitor restored through the plans holds, as the reflective
- * walk reads it, exactly the snapshot it was restored from, and continues as the original.
+ * walk reads it, exactly the snapshot it was restored from, and continues as the original;
+ * the snapshot written straight into its bytes by the plans (ninth pass) equals the one saved
+ * into records and written from them.
  * (The testkit's generators cannot see the evaluator's package, which this module does not
  * export; the testkit's {@code SnapshotRestoreTest} covers the planned walk end to end through
  * the public API.) A failure names its seed.
@@ -61,6 +63,10 @@ class SnapshotWalkPlanTest {
         byte[] bytes = snap.toBytes();
         assertThat(reflective(m, snap).toBytes()).as("snapshot at tick %d", i)
             .isEqualTo(bytes);
+        // Written straight into the bytes (ninth pass): as the records path saves and writes.
+        MonitorSnapshot records = m.snapshotRecords();
+        assertThat(records.toBytes()).as("records at tick %d", i).isEqualTo(bytes);
+        assertThat(snap).as("records at tick %d", i).isEqualTo(records);
         DataflowMonitor restored = DataflowMonitor.restore(program,
             MonitorSnapshot.fromBytes(bytes), options).monitor();
         assertThat(reflective(restored, snap).toBytes()).as("restored at tick %d", i)

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,37 +17,168 @@ import java.util.Objects;
  * (docs/snapshots.md). A monitor produces one with {@code DataflowMonitor.snapshot()} and is
  * rebuilt from one with {@code DataflowMonitor.restore}.
  *
- * @param formatVersion the binary format version this snapshot was read in or will be written
- *     in: {@link #FORMAT_VERSION} for a monitor's snapshot, 1 for one read in version 1
- * @param programName the name of the program the monitor ran
- * @param definitionKey the program's definition key (a restore into a program with the same
- *     key continues exactly)
- * @param nextTick the number of the next tick to evaluate
- * @param revision the monitor's revision
- * @param failure why the monitor was poisoned, or null when it was healthy
- * @param streams every stream's state, in the program's declaration order
+ * <p>A value class (it was a record until the ninth pass of issue 15; the accessors, the
+ * constructor, {@code equals}, {@code hashCode} and {@code toString} are a record's): two
+ * snapshots are equal when their seven components are. A monitor's snapshot is written
+ * straight into its bytes ({@link SnapshotWriter}) and reads its {@link #streams()} from them
+ * when they are first asked for (docs/decisions.md, "A monitor's snapshot is written straight
+ * into its bytes").
  */
-public record MonitorSnapshot(int formatVersion, String programName, String definitionKey,
-    long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
+public final class MonitorSnapshot {
   /**
    * The binary format version a monitor's snapshot is written in; this library reads versions
    * 1 to 4, and writes a snapshot in the version it was read in.
    */
   public static final int FORMAT_VERSION = 4;
 
-  /** Validates and copies. */
-  public MonitorSnapshot {
+  private final int formatVersion;
+  private final String programName;
+  private final String definitionKey;
+  private final long nextTick;
+  private final MonitorRevision revision;
+  private final Failure failure;
+  /** Null until read from {@link #encoded} (a race reads them twice, into equal lists). */
+  private List<StreamState> streams;
+  /**
+   * The binary form in its first {@link #encodedLength} bytes, for a snapshot written by a
+   * {@link SnapshotWriter} (its buffer, not trimmed: {@link #toBytes} copies anyway); else null.
+   */
+  private final byte[] encoded;
+  private final int encodedLength;
+
+  /**
+   * Validates and copies.
+   *
+   * @param formatVersion the binary format version this snapshot was read in or will be
+   *     written in: {@link #FORMAT_VERSION} for a monitor's snapshot, 1 for one read in
+   *     version 1
+   * @param programName the name of the program the monitor ran
+   * @param definitionKey the program's definition key (a restore into a program with the same
+   *     key continues exactly)
+   * @param nextTick the number of the next tick to evaluate
+   * @param revision the monitor's revision
+   * @param failure why the monitor was poisoned, or null when it was healthy
+   * @param streams every stream's state, in the program's declaration order
+   */
+  public MonitorSnapshot(int formatVersion, String programName, String definitionKey,
+      long nextTick, MonitorRevision revision, Failure failure, List<StreamState> streams) {
     if (formatVersion < 1 || formatVersion > FORMAT_VERSION) {
       throw new IllegalArgumentException("format version must be 1 to " + FORMAT_VERSION + ": "
           + formatVersion);
     }
-    Objects.requireNonNull(programName, "programName");
-    Objects.requireNonNull(definitionKey, "definitionKey");
-    Objects.requireNonNull(revision, "revision");
-    streams = List.copyOf(streams);
+    this.formatVersion = formatVersion;
+    this.programName = Objects.requireNonNull(programName, "programName");
+    this.definitionKey = Objects.requireNonNull(definitionKey, "definitionKey");
+    this.revision = Objects.requireNonNull(revision, "revision");
+    this.streams = OwnedList.own(streams);
     if (nextTick < 0) {
       throw new IllegalArgumentException("nextTick must not be negative: " + nextTick);
     }
+    this.nextTick = nextTick;
+    this.failure = failure;
+    this.encoded = null;
+    this.encodedLength = 0;
+  }
+
+  /**
+   * A snapshot of the current format written by a {@link SnapshotWriter} into the first
+   * {@code length} of {@code bytes}, which nobody writes again.
+   */
+  MonitorSnapshot(String programName, String definitionKey, long nextTick,
+      MonitorRevision revision, Failure failure, byte[] bytes, int length) {
+    this.formatVersion = FORMAT_VERSION;
+    this.programName = programName;
+    this.definitionKey = definitionKey;
+    this.nextTick = nextTick;
+    this.revision = revision;
+    this.failure = failure;
+    this.encoded = bytes;
+    this.encodedLength = length;
+  }
+
+  /**
+   * The binary format version this snapshot was read in or will be written in:
+   * {@link #FORMAT_VERSION} for a monitor's snapshot, 1 for one read in version 1.
+   */
+  public int formatVersion() {
+    return formatVersion;
+  }
+
+  /** The name of the program the monitor ran. */
+  public String programName() {
+    return programName;
+  }
+
+  /**
+   * The program's definition key (a restore into a program with the same key continues
+   * exactly).
+   */
+  public String definitionKey() {
+    return definitionKey;
+  }
+
+  /** The number of the next tick to evaluate. */
+  public long nextTick() {
+    return nextTick;
+  }
+
+  /** The monitor's revision. */
+  public MonitorRevision revision() {
+    return revision;
+  }
+
+  /** Why the monitor was poisoned, or null when it was healthy. */
+  public Failure failure() {
+    return failure;
+  }
+
+  /**
+   * Every stream's state, in the program's declaration order (immutable). A monitor's
+   * snapshot reads them from its bytes on the first call.
+   */
+  public List<StreamState> streams() {
+    List<StreamState> s = streams;
+    if (s == null) {
+      s = SnapshotCodec.decode(toBytes()).streams();
+      streams = s; // immutable, and its fields are final: safely published by a race too
+    }
+    return s;
+  }
+
+  /** Equal when all seven components are (as a record's). */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    return o instanceof MonitorSnapshot other
+        && formatVersion == other.formatVersion
+        && nextTick == other.nextTick
+        && programName.equals(other.programName)
+        && definitionKey.equals(other.definitionKey)
+        && revision.equals(other.revision)
+        && Objects.equals(failure, other.failure)
+        && streams().equals(other.streams());
+  }
+
+  /** Of all seven components, as a record's. */
+  @Override
+  public int hashCode() {
+    int h = Integer.hashCode(formatVersion);
+    h = 31 * h + programName.hashCode();
+    h = 31 * h + definitionKey.hashCode();
+    h = 31 * h + Long.hashCode(nextTick);
+    h = 31 * h + revision.hashCode();
+    h = 31 * h + Objects.hashCode(failure);
+    return 31 * h + streams().hashCode();
+  }
+
+  /** As a record's: {@code MonitorSnapshot[formatVersion=4, programName=..., ...]}. */
+  @Override
+  public String toString() {
+    return "MonitorSnapshot[formatVersion=" + formatVersion + ", programName=" + programName
+        + ", definitionKey=" + definitionKey + ", nextTick=" + nextTick + ", revision="
+        + revision + ", failure=" + failure + ", streams=" + streams() + "]";
   }
 
   /**
@@ -83,7 +215,7 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
 
   /** The state of the stream named {@code name}, or null. */
   public StreamState stream(String name) {
-    for (StreamState s : streams) {
+    for (StreamState s : streams()) {
       if (s.name().equals(name)) {
         return s;
       }
@@ -98,7 +230,7 @@ public record MonitorSnapshot(int formatVersion, String programName, String defi
 
   /** The binary form as bytes. */
   public byte[] toBytes() {
-    return SnapshotCodec.encode(this);
+    return encoded != null ? Arrays.copyOf(encoded, encodedLength) : SnapshotCodec.encode(this);
   }
 
   /** Writes the binary form to a file (not atomically; replaces the file). */

@@ -16,6 +16,6 @@ public record OperatorState(String kind, List<Value> values) {
   /** Validates and copies. */
   public OperatorState {
     Objects.requireNonNull(kind, "kind");
-    values = List.copyOf(values);
+    values = OwnedList.own(values);
   }
 }

@@ -158,9 +158,36 @@ final class SnapshotCodec {
 
     /** A string with a varint length (format version 2). */
     void vstr(String s) {
+      int n = s.length();
+      if (n < 0x80) { // the usual name: ASCII, copied without an encoded copy
+        ensure(1 + n);
+        int at = pos;
+        buf[at] = (byte) n;
+        for (int i = 0; i < n; i++) {
+          char c = s.charAt(i);
+          if (c >= 0x80) {
+            vstrEncoded(s);
+            return;
+          }
+          buf[at + 1 + i] = (byte) c;
+        }
+        pos = at + 1 + n;
+        return;
+      }
+      vstrEncoded(s);
+    }
+
+    private void vstrEncoded(String s) {
       byte[] b = utf8(s);
       uvarint(b.length);
       raw(b);
+    }
+
+    /** The bytes written so far and the checksum, in {@link #buf} (not trimmed: {@link #pos}). */
+    void finishUntrimmed() {
+      CRC32C crc = new CRC32C();
+      crc.update(buf, 0, pos);
+      u32((int) crc.getValue());
     }
 
     void optStr(String s) {

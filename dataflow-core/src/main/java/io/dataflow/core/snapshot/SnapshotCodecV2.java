@@ -301,7 +301,7 @@ final class SnapshotCodecV2 {
     }
     in.checksum();
     return new MonitorSnapshot(VERSION, program, key, nextTick, revision, failure,
-        List.of(streams));
+        OwnedList.of(streams));
   }
 
   private static StreamState stream(SnapshotCodec.In in) {
@@ -342,7 +342,7 @@ final class SnapshotCodecV2 {
           + lastPresent);
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
-        (int) depth, history, List.of(operators));
+        (int) depth, history, OwnedList.of(operators));
   }
 
   /** A stream's role: {@code code}'s, or a string that follows (one without a code). */
@@ -410,7 +410,7 @@ final class SnapshotCodecV2 {
     for (int i = 0; i < n; i++) {
       out[i] = value(in, 0);
     }
-    return List.of(out); // immutable already: the records keep it without another copy
+    return OwnedList.of(out); // the records keep it without a copy
   }
 
   private static Value value(SnapshotCodec.In in, int depth) {

@@ -79,6 +79,23 @@ final class SnapshotCodecV3 {
 
   private byte[] write(MonitorSnapshot s) {
     SnapshotCodec.Out out = new SnapshotCodec.Out(estimate(s));
+    header(out, s.programName(), s.definitionKey(), s.nextTick(), s.revision(), s.failure(),
+        s.streams().size());
+    List<StreamState> streams = s.streams();
+    for (int i = 0, n = streams.size(); i < n; i++) {
+      streamWhole(out, streams.get(i));
+    }
+    return out.finish();
+  }
+
+  /** A writer of a version 4 snapshot ({@link SnapshotWriter}): the state is written by it. */
+  static SnapshotCodecV3 writer() {
+    return new SnapshotCodecV3(VERSION4);
+  }
+
+  /** Magic and version, the header flags, name, key, next tick, revision, failure, count. */
+  void header(SnapshotCodec.Out out, String programName, String definitionKey, long nextTick,
+      MonitorRevision r, Failure f, int streams) {
     if (version == VERSION) {
       out.raw(SnapshotCodec.MAGIC);
       out.u16(VERSION);
@@ -86,16 +103,14 @@ final class SnapshotCodecV3 {
       out.raw(SnapshotCodec.MAGIC4);
       out.u8(version);
     }
-    Hash key = Hash.of(s.definitionKey(), 16);
+    Hash key = Hash.of(definitionKey, 16);
     boolean keyBytes = key != null;
-    Failure f = s.failure();
-    MonitorRevision r = s.revision();
     boolean revision = r.root() != 0 || r.properties() != 0;
     out.u8((f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
         | (revision ? F_REVISION : 0));
-    out.vstr(s.programName());
-    hash(out, s.definitionKey(), key);
-    out.uvarint(s.nextTick());
+    out.vstr(programName);
+    hash(out, definitionKey, key);
+    out.uvarint(nextTick);
     if (revision) {
       out.svarint(r.root());
       out.svarint(r.properties());
@@ -110,31 +125,14 @@ final class SnapshotCodecV3 {
       }
       out.vstr(f.reason());
     }
-    List<StreamState> streams = s.streams();
-    out.uvarint(streams.size());
-    for (int i = 0, n = streams.size(); i < n; i++) {
-      stream(out, streams.get(i));
-    }
-    return out.finish();
+    out.uvarint(streams);
   }
 
-  private void stream(SnapshotCodec.Out out, StreamState st) {
-    out.vstr(st.name());
-    int role = SnapshotCodecV2.roleCode(st.role());
-    int type = SnapshotCodecV2.typeCode(st.declaredType());
-    Hash fp = Hash.of(st.fingerprint(), fingerprintDigits);
-    boolean fpBytes = fp != null;
+  void streamWhole(SnapshotCodec.Out out, StreamState st) {
     boolean lastPresent = st.lastPresent() != Value.NOVAL;
     boolean state = st.historyDepth() > 0 || !st.operators().isEmpty();
-    out.u8(role | type << 2 | (fpBytes ? 0 : D_FINGERPRINT_STRING)
-        | (lastPresent ? D_LAST_PRESENT : 0) | (state ? D_STATE : 0));
-    if (role == SnapshotCodecV2.ROLE_STRING) {
-      out.vstr(st.role());
-    }
-    if (type == SnapshotCodecV2.TYPE_STRING) {
-      out.vstr(st.declaredType());
-    }
-    hash(out, st.fingerprint(), fp);
+    streamHead(out, st.name(), st.role(), st.declaredType(), st.fingerprint(), lastPresent,
+        state);
     value(out, st.current());
     if (lastPresent) {
       value(out, st.lastPresent());
@@ -148,14 +146,42 @@ final class SnapshotCodecV3 {
     out.uvarint(ops.size());
     for (int j = 0, n = ops.size(); j < n; j++) {
       OperatorState op = ops.get(j);
-      int code = SnapshotCodecV2.kindCode(op.kind());
-      if (code == 0) {
-        out.u8(0);
-        out.vstr(op.kind());
-      } else {
-        out.uvarint(code);
-      }
+      kind(out, op.kind());
       values(out, op.values());
+    }
+  }
+
+  /**
+   * A stream's name, descriptor, role and type (when not a code) and fingerprint; its current
+   * value follows, then its last present value when {@code lastPresent}, then (when
+   * {@code state}) its history depth, samples and operators.
+   */
+  void streamHead(SnapshotCodec.Out out, String name, String role, String declaredType,
+      String fingerprint, boolean lastPresent, boolean state) {
+    out.vstr(name);
+    int roleCode = SnapshotCodecV2.roleCode(role);
+    int type = SnapshotCodecV2.typeCode(declaredType);
+    Hash fp = Hash.of(fingerprint, fingerprintDigits);
+    boolean fpBytes = fp != null;
+    out.u8(roleCode | type << 2 | (fpBytes ? 0 : D_FINGERPRINT_STRING)
+        | (lastPresent ? D_LAST_PRESENT : 0) | (state ? D_STATE : 0));
+    if (roleCode == SnapshotCodecV2.ROLE_STRING) {
+      out.vstr(role);
+    }
+    if (type == SnapshotCodecV2.TYPE_STRING) {
+      out.vstr(declaredType);
+    }
+    hash(out, fingerprint, fp);
+  }
+
+  /** An operator's kind: its one-byte code, or 0 and the name. */
+  static void kind(SnapshotCodec.Out out, String kind) {
+    int code = SnapshotCodecV2.kindCode(kind);
+    if (code == 0) {
+      out.u8(0);
+      out.vstr(kind);
+    } else {
+      out.uvarint(code);
     }
   }
 
@@ -171,38 +197,21 @@ final class SnapshotCodecV3 {
     return n;
   }
 
-  private void values(SnapshotCodec.Out out, List<Value> vs) {
+  void values(SnapshotCodec.Out out, List<Value> vs) {
     out.uvarint(vs.size());
     for (int i = 0, n = vs.size(); i < n; i++) {
       value(out, vs.get(i));
     }
   }
 
-  private void value(SnapshotCodec.Out out, Value v) {
+  void value(SnapshotCodec.Out out, Value v) {
     switch (v.kind()) {
       case Kind.NOVAL -> out.u8(SnapshotCodecV2.T_NOVAL);
       case Kind.DEFERRED -> out.u8(SnapshotCodecV2.T_DEFERRED);
       case Kind.UNIT -> out.u8(SnapshotCodecV2.T_UNIT);
       case Kind.BOOL -> out.u8(v.asBoolean() ? SnapshotCodecV2.T_TRUE : SnapshotCodecV2.T_FALSE);
-      case Kind.INT -> {
-        long x = v.asLong();
-        if (x >= SMALL_MIN && x <= SMALL_MAX) {
-          out.u8((int) (x + SMALL_ZERO));
-          return;
-        }
-        int k = recentIndex(x);
-        if (k >= 0) {
-          out.u8(T_RECENT + k);
-        } else {
-          out.u8(SnapshotCodecV2.T_INT);
-          out.svarint(x);
-          remember(x);
-        }
-      }
-      case Kind.FLOAT -> {
-        out.u8(SnapshotCodecV2.T_FLOAT);
-        out.i64(Double.doubleToRawLongBits(v.asDouble()));
-      }
+      case Kind.INT -> intValue(out, v.asLong());
+      case Kind.FLOAT -> floatValue(out, Double.doubleToRawLongBits(v.asDouble()));
       case Kind.STR -> {
         out.u8(SnapshotCodecV2.T_STR);
         out.vstr(v.asString());
@@ -221,6 +230,28 @@ final class SnapshotCodecV3 {
       }
       default -> throw new IllegalArgumentException("a snapshot cannot hold " + v);
     }
+  }
+
+  /** An Int: in the tag byte, as a reference to a recent literal, or a literal. */
+  void intValue(SnapshotCodec.Out out, long x) {
+    if (x >= SMALL_MIN && x <= SMALL_MAX) {
+      out.u8((int) (x + SMALL_ZERO));
+      return;
+    }
+    int k = recentIndex(x);
+    if (k >= 0) {
+      out.u8(T_RECENT + k);
+    } else {
+      out.u8(SnapshotCodecV2.T_INT);
+      out.svarint(x);
+      remember(x);
+    }
+  }
+
+  /** A Float by its raw bits. */
+  static void floatValue(SnapshotCodec.Out out, long rawBits) {
+    out.u8(SnapshotCodecV2.T_FLOAT);
+    out.i64(rawBits);
   }
 
   /** Where {@code x} is among the recent Int literals (0 the newest), or -1. */
@@ -401,7 +432,7 @@ final class SnapshotCodecV3 {
     }
     in.checksum();
     return new MonitorSnapshot(version, program, key, nextTick, revision, failure,
-        List.of(streams));
+        OwnedList.of(streams));
   }
 
   private StreamState stream(SnapshotCodec.In in) {
@@ -458,7 +489,7 @@ final class SnapshotCodecV3 {
       operators[j] = new OperatorState(kind, values(in, "an operator's value count"));
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
-        (int) depth, history, List.of(operators));
+        (int) depth, history, OwnedList.of(operators));
   }
 
   private List<Value> values(SnapshotCodec.In in, String what) {
@@ -470,7 +501,7 @@ final class SnapshotCodecV3 {
     for (int i = 0; i < n; i++) {
       out[i] = value(in, 0);
     }
-    return List.of(out); // immutable already: the records keep it without another copy
+    return OwnedList.of(out); // the records keep it without a copy
   }
 
   private Value value(SnapshotCodec.In in, int depth) {

@@ -33,8 +33,8 @@ public record StreamState(String name, String role, String declaredType, String 
     Objects.requireNonNull(fingerprint, "fingerprint");
     Objects.requireNonNull(current, "current");
     Objects.requireNonNull(lastPresent, "lastPresent");
-    history = List.copyOf(history);
-    operators = List.copyOf(operators);
+    history = OwnedList.own(history);
+    operators = OwnedList.own(operators);
     if (historyDepth < 0 || history.size() > historyDepth) {
       throw new IllegalArgumentException("stream '" + name + "': " + history.size()
           + " history samples for a depth of " + historyDepth);

@@ -4,6 +4,7 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.OperatorState;
 import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.SnapshotWriter;
 import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.monitor.lang.Ast;
 import java.lang.reflect.Field;
@@ -292,10 +293,44 @@ public final class StateWalker {
    */
   private boolean replay(WalkPlan p, Object root, Scratch scratch) {
     int n = p.size();
+    Object[] objects = null;
+    try {
+      if (!resolve(p, root, scratch)) {
+        return false;
+      }
+      objects = scratch.objects;
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (compact ? plan.ownSlotKept || plan.kept.length > 0
+              : plan.ownSlot || plan.state.length > 0) {
+            fields(objects[i], plan);
+          }
+        } else if (action == WalkPlan.RING) {
+          ring((HistoryRing) objects[i]);
+        }
+      }
+      return true;
+    } finally {
+      if (objects != null) {
+        java.util.Arrays.fill(objects, 0, n, null);
+      }
+    }
+  }
+
+  /**
+   * Finds every entry's object of the plan into the scratch's objects (the caller clears
+   * them), checking classes and rings; false, with the objects cleared, when one is not where
+   * the plan has it.
+   */
+  private static boolean resolve(WalkPlan p, Object root, Scratch scratch) {
+    int n = p.size();
     if (scratch.objects.length < n) {
       scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
     }
     Object[] objects = scratch.objects;
+    boolean found = false;
     try {
       for (int i = 0; i < n; i++) {
         Object o;
@@ -322,23 +357,14 @@ public final class StateWalker {
         }
         objects[i] = o;
       }
-      for (int i = 0; i < n; i++) {
-        byte action = p.action[i];
-        if (action == WalkPlan.FIELDS) {
-          Plan plan = p.plans[i];
-          if (compact ? plan.ownSlotKept || plan.kept.length > 0
-              : plan.ownSlot || plan.state.length > 0) {
-            fields(objects[i], plan);
-          }
-        } else if (action == WalkPlan.RING) {
-          ring((HistoryRing) objects[i]);
-        }
-      }
+      found = true;
       return true;
     } catch (IllegalAccessException e) {
       throw new IllegalStateException(e);
     } finally {
-      java.util.Arrays.fill(objects, 0, n, null);
+      if (!found) {
+        java.util.Arrays.fill(objects, 0, n, null);
+      }
     }
   }
 
@@ -427,6 +453,180 @@ public final class StateWalker {
     }
     return new StreamState(cell.name, role, declaredType, fingerprint, current, last, depth,
         history, ops);
+  }
+
+  /**
+   * Writes a stream's whole state, as {@link #saveStream} saves it, straight into a snapshot's
+   * bytes: by the tree's {@link WalkPlan}, from its slots and fields, without the records and
+   * boxed values (docs/decisions.md, "A monitor's snapshot is written straight into its
+   * bytes"). A stream the plan does not cover (no plan, a tree that differs from it, a function
+   * anywhere in its state) is saved into its record and written from it: the same bytes.
+   */
+  public static void writeStream(Evaluator evaluator, StreamCell cell, String role,
+      String declaredType, String fingerprint, Scratch scratch, SnapshotWriter out) {
+    if (!writeDirect(cell, role, declaredType, fingerprint, scratch, out)) {
+      out.stream(saveStream(evaluator, cell, role, declaredType, fingerprint, scratch));
+    }
+  }
+
+  /** {@link #writeStream} by the plan; false, with nothing written, when it does not apply. */
+  private static boolean writeDirect(StreamCell cell, String role, String declaredType,
+      String fingerprint, Scratch scratch, SnapshotWriter out) {
+    Slot present = cell.heldPresent();
+    HistoryRing history = cell.ring;
+    if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION
+        || (history != null && holdsFunction(history))) {
+      return false;
+    }
+    WalkPlan p = null;
+    int n = 0;
+    if (cell.root != null) {
+      p = walkPlan(cell, scratch);
+      if (p == null || !resolve(p, cell.root, scratch)) {
+        return false;
+      }
+      n = p.size();
+    }
+    Object[] objects = scratch.objects;
+    try {
+      // The operators, and whether any holds a function (the records' path writes those).
+      int ops = 0;
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (plan.ownSlotKept || plan.kept.length > 0) {
+            if (holdsFunction(objects[i], plan)) {
+              return false;
+            }
+            ops++;
+          }
+        } else if (action == WalkPlan.RING) {
+          if (holdsFunction((HistoryRing) objects[i])) {
+            return false;
+          }
+          ops++;
+        }
+      }
+      int depth = history == null ? 0 : history.depth();
+      boolean lastPresent = present.tag != Kind.NOVAL;
+      boolean state = depth > 0 || ops > 0;
+      out.beginStream(cell.name, role, declaredType, fingerprint, lastPresent, state);
+      out.value(cell.tag, cell.bits, cell.ref);
+      if (lastPresent) {
+        out.value(present.tag, present.bits, present.ref);
+      }
+      if (!state) {
+        return true;
+      }
+      out.count(depth);
+      if (history == null) {
+        out.count(0);
+      } else {
+        samples(history, out);
+      }
+      out.count(ops);
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (plan.ownSlotKept || plan.kept.length > 0) {
+            writeFields(objects[i], plan, out);
+          }
+        } else if (action == WalkPlan.RING) {
+          HistoryRing ring = (HistoryRing) objects[i];
+          out.operator("Ring", 1 + ring.size());
+          out.intValue(ring.depth());
+          for (int ago = 1; ago <= ring.size(); ago++) {
+            int k = ring.head - (ago - 1);
+            k = k < 0 ? k + ring.tags.length : k;
+            out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+          }
+        }
+      }
+      return true;
+    } finally {
+      java.util.Arrays.fill(objects, 0, n, null);
+    }
+  }
+
+  /** A ring's sample count and samples, newest first. */
+  private static void samples(HistoryRing ring, SnapshotWriter out) {
+    int size = ring.size();
+    out.count(size);
+    for (int ago = 1; ago <= size; ago++) {
+      int k = ring.head - (ago - 1);
+      k = k < 0 ? k + ring.tags.length : k;
+      out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+    }
+  }
+
+  private static boolean holdsFunction(HistoryRing ring) {
+    for (int ago = 1; ago <= ring.size(); ago++) {
+      int k = ring.head - (ago - 1);
+      if (ring.tags[k < 0 ? k + ring.tags.length : k] == Kind.FUNCTION) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a slot of the compact layout of {@code o} holds a function. */
+  private static boolean holdsFunction(Object o, Plan plan) {
+    if (plan.ownSlotKept && ((Slot) o).tag == Kind.FUNCTION) {
+      return true;
+    }
+    Field[] state = plan.kept;
+    byte[] types = plan.keptTypes;
+    for (int i = 0; i < state.length; i++) {
+      if (types[i] == Plan.SLOT) {
+        if (((Slot) get(state[i], o)).tag == Kind.FUNCTION) {
+          return true;
+        }
+      } else if (types[i] == Plan.SLOTS) {
+        for (Slot s : (Slot[]) get(state[i], o)) {
+          if (s.tag == Kind.FUNCTION) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** {@link #fields}' saving of the compact layout, written (no function in it). */
+  private static void writeFields(Object o, Plan plan, SnapshotWriter out) {
+    Field[] state = plan.kept;
+    byte[] types = plan.keptTypes;
+    out.operator(plan.kind, Plan.size(o, state, types, plan.ownSlotKept));
+    if (plan.ownSlotKept) {
+      Slot s = (Slot) o;
+      out.value(s.tag, s.bits, s.ref);
+    }
+    try {
+      for (int i = 0; i < state.length; i++) {
+        Field f = state[i];
+        switch (types[i]) {
+          case Plan.SLOT -> {
+            Slot s = (Slot) f.get(o);
+            out.value(s.tag, s.bits, s.ref);
+          }
+          case Plan.SLOTS -> {
+            Slot[] slots = (Slot[]) f.get(o);
+            out.intValue(slots.length);
+            for (Slot s : slots) {
+              out.value(s.tag, s.bits, s.ref);
+            }
+          }
+          case Plan.BOOLEAN -> out.value(Kind.BOOL, f.getBoolean(o) ? 1 : 0, null);
+          case Plan.DOUBLE -> out.intValue(Double.doubleToRawLongBits(f.getDouble(o)));
+          case Plan.FLOAT -> out.intValue(java.lang.Float.floatToRawIntBits(f.getFloat(o)));
+          default -> out.intValue(f.getLong(o));
+        }
+      }
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /**
@@ -808,7 +1008,7 @@ public final class StateWalker {
 
   /** The samples of a stream's ring, newest first. */
   public static List<Value> history(HistoryRing ring, String stream) {
-    List<Value> out = new ArrayList<>();
+    List<Value> out = new ArrayList<>(ring.size());
     Slot tmp = new Slot();
     for (int ago = 1; ago <= ring.size(); ago++) {
       ring.read(ago, tmp);
@@ -1060,7 +1260,9 @@ public final class StateWalker {
     if (c.isHidden() || c.isSynthetic()) {
       return "Lambda";
     }
-    return c.getSimpleName();
+    // Interned: the codec's table of kind codes and a decoded snapshot's kinds are literals,
+    // so the look-ups and comparisons of a plan's kind succeed on identity.
+    return c.getSimpleName().intern();
   }
 
   /**
