@@ -43,32 +43,9 @@ final class KernelEmitter implements Opcodes {
   static KeyedKernel.Code emit(KeyedKernel kernel) throws GenerationRefused {
     ClassDefiner cls = new ClassDefiner("Kernel", kernel.source(), KeyedKernel.Code.class,
         new Constants());
-    int length = kernel.vectorLength();
-    if (length <= UNROLLED) {
-      unrolledCopy(cls.method(ACC_PRIVATE | ACC_STATIC, "copy", "([J[J)V"), length);
-    }
-    tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), cls.name, kernel, false);
-    tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), cls.name, kernel, true);
+    tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), kernel, false);
+    tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
     return cls.define(KeyedKernel.Code.class);
-  }
-
-  /**
-   * {@code copy(from, to)}: a short vector copied element by element at constant indices, a
-   * method of its own so that each {@code tick} stays small enough for the JIT to inline into
-   * its caller (under {@code FreqInlineSize}, 325 bytes of bytecode; the copies unrolled in
-   * the tick made it 324 to 329); the copy, small, is inlined into the tick in turn.
-   */
-  private static void unrolledCopy(Code c, int length) {
-    for (int k = 0; k < length; k++) {
-      c.aload(1);
-      c.intConstant(k);
-      c.aload(0);
-      c.intConstant(k);
-      c.op(LALOAD);
-      c.op(LASTORE);
-    }
-    c.op(RETURN);
-    c.end();
   }
 
   /**
@@ -76,9 +53,9 @@ final class KernelEmitter implements Opcodes {
    * {@code columns}, into the columns {@code kinds} and {@code bits} at {@code at}
    * ({@link KeyedKernel.Steps#outputTo}); everything before the outputs is the same.
    */
-  private static void tick(Code c, String owner, KeyedKernel kernel, boolean columns) {
+  private static void tick(Code c, KeyedKernel kernel, boolean columns) {
     int length = kernel.vectorLength();
-    copy(c, owner, V, WORK, length);
+    copy(c, V, WORK, length);
     List<KeyedKernel.Step> inputs = kernel.inputSteps();
     for (int i = 0; i < inputs.size(); i++) {
       // Steps.input(work, constants, input.kind(i), input.bits(i), args...) or return false
@@ -101,7 +78,7 @@ final class KernelEmitter implements Opcodes {
     calls(c, kernel.commitSteps());
     c.aload(WORK);
     c.mv.visitMethodInsn(INVOKESTATIC, STEPS, "advance", "([J)V", false);
-    copy(c, owner, WORK, V, length);
+    copy(c, WORK, V, length);
     List<KeyedKernel.Step> outputs = kernel.outputSteps();
     for (int j = 0; j < outputs.size(); j++) {
       c.aload(V);
@@ -154,16 +131,20 @@ final class KernelEmitter implements Opcodes {
 
   /**
    * {@code from} into {@code to}, {@code length} elements. A short vector is copied element by
-   * element at constant indices ({@link #unrolledCopy}, inlined), which the JIT can follow: the
-   * steps' loads of the working copy then read what the copy or an earlier step stored, not
-   * memory (measured: about 1 to 3 ns per tick less than {@code System.arraycopy}'s stub for
-   * {@code groupsum}'s 14 elements).
+   * element at constant indices, which the JIT can follow: the steps' loads of the working copy
+   * then read what the copy or an earlier step stored, not memory (measured: about 1 to 3 ns per
+   * tick less than {@code System.arraycopy}'s stub for {@code groupsum}'s 14 elements).
    */
-  private static void copy(Code c, String owner, int from, int to, int length) {
+  private static void copy(Code c, int from, int to, int length) {
     if (length <= UNROLLED) {
-      c.aload(from);
-      c.aload(to);
-      c.mv.visitMethodInsn(INVOKESTATIC, owner, "copy", "([J[J)V", false);
+      for (int k = 0; k < length; k++) {
+        c.aload(to);
+        c.intConstant(k);
+        c.aload(from);
+        c.intConstant(k);
+        c.op(LALOAD);
+        c.op(LASTORE);
+      }
       return;
     }
     c.aload(from);
