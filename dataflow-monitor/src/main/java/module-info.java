@@ -1,7 +1,8 @@
 /**
  * The stream language: compile a specification to a {@code DataflowProgram} and evaluate it
  * with a {@code DataflowMonitor} ({@code io.dataflow.monitor}). The front end, the evaluator
- * and the code generator are internal packages of this module and are not exported.
+ * and the code generator are internal packages of this module and are not exported;
+ * {@code io.dataflow.monitor.internal} is exported to the pipeline module (and the testkit, whose tests check it) only.
  */
 module io.dataflow.monitor {
   requires transitive io.dataflow.core;
@@ -11,4 +12,6 @@ module io.dataflow.monitor {
   requires static org.objectweb.asm.util;
 
   exports io.dataflow.monitor;
+  // The keyed pipeline's columns entry into KeyedMonitor (internal machinery, not an API).
+  exports io.dataflow.monitor.internal to io.dataflow.pipeline, io.dataflow.testkit;
 }

@@ -9,6 +9,7 @@ import io.dataflow.monitor.codegen.FusedCompiler;
 import io.dataflow.monitor.codegen.GenerationRefused;
 import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.KeyedLayout;
+import io.dataflow.monitor.internal.KeyedColumns;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -252,6 +253,58 @@ public final class KeyedMonitor {
     long t = f.monitor.nextTick();
     f.monitor.evaluate(input, output);
     return t;
+  }
+
+  static {
+    KeyedColumns.install(KeyedMonitor::evaluateInto);
+  }
+
+  /**
+   * {@link #evaluate} with the outputs written into a batch's columns when the key's tick runs
+   * in place: output {@code j}'s kind to {@code kinds[at + j]}, its payload to
+   * {@code bits[at + j]} (no output row, no copy of it). Any other tick (a key not in the
+   * compact format, a tick the kernel declines, a program it does not cover) writes
+   * {@code output} as {@link #evaluate} does. For the pipeline's drivers, through
+   * {@link KeyedColumns} (not an API).
+   *
+   * @param output a row of the outputs' width (the columns' row width)
+   * @return the key's tick that was evaluated ({@code t >= 0}) when the outputs are in the
+   *     columns, {@code ~t} (negative) when they are in {@code output}
+   * @throws MonitorException as {@link #evaluate}
+   */
+  private long evaluateInto(Object key, long atNanos, Row input, Row output, byte[] kinds,
+      long[] bits, int at) {
+    Object state = keys.get(key);
+    if (state == null) {
+      state = newKey(Objects.requireNonNull(key, "key"));
+    }
+    if (state instanceof long[] v) {
+      v[KeyedLayout.LAST_SEEN] = atNanos;
+      long t = v[KeyedLayout.TICK];
+      KeyedKernel k = kernel;
+      if (k != null && k.tick(v, input, output, kinds, bits, at)) {
+        if (resident == v) {
+          resident = null; // the working monitor's copy of this key is stale now
+        }
+        if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
+          codeRequested = true; // as a monitor's own code: generated once the keys proved busy
+          FusedCompiler.inBackground(() -> offerCode(k));
+        }
+        return t;
+      }
+      tick(key, v, null, input, output);
+      return ~t;
+    } else if (state instanceof Boxed b) {
+      b.vector[KeyedLayout.LAST_SEEN] = atNanos;
+      long t = b.vector[KeyedLayout.TICK];
+      tick(key, b.vector, b.refs, input, output);
+      return ~t;
+    }
+    Full f = (Full) state;
+    f.lastSeenNanos = atNanos;
+    long t = f.monitor.nextTick();
+    f.monitor.evaluate(input, output);
+    return ~t;
   }
 
   /**

@@ -88,6 +88,16 @@ class ArchitectureTest {
   }
 
   @Test
+  void theMonitorsInternalEntryIsUsedOnlyByTheMonitorThePipelineAndTheTestkit() {
+    // KeyedColumns: the drivers' columns entry into KeyedMonitor (module-info exports it to
+    // the pipeline and the testkit only).
+    ArchRule rule = classes().that().resideInAPackage("io.dataflow.monitor.internal..")
+        .should().onlyBeAccessed().byAnyPackage("io.dataflow.monitor..",
+            "io.dataflow.pipeline.internal..", "io.dataflow.testkit..");
+    rule.check(LIBRARY);
+  }
+
+  @Test
   void theModulesFormNoCycle() {
     slices().matching("io.dataflow.(*)..").should().beFreeOfCycles().check(LIBRARY);
   }

@@ -32,13 +32,28 @@ final class KernelEmitter implements Opcodes {
   private static final int CONSTANTS = 3;
   private static final int INPUT = 4;
   private static final int OUTPUT = 5;
+  /** The columns' tick: this, v, work, constants, input, kinds, bits, at. */
+  private static final String COLUMNS_DESCRIPTOR = "([J[J[JL" + ROW + ";[B[JI)Z";
+  private static final int KINDS = 5;
+  private static final int BITS = 6;
+  private static final int AT = 7;
 
   private KernelEmitter() {}
 
   static KeyedKernel.Code emit(KeyedKernel kernel) throws GenerationRefused {
     ClassDefiner cls = new ClassDefiner("Kernel", kernel.source(), KeyedKernel.Code.class,
         new Constants());
-    Code c = cls.method(ACC_PUBLIC, "tick", DESCRIPTOR);
+    tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), kernel, false);
+    tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
+    return cls.define(KeyedKernel.Code.class);
+  }
+
+  /**
+   * One of the two {@code tick} methods: the outputs into the row ({@code OUTPUT}) or, with
+   * {@code columns}, into the columns {@code kinds} and {@code bits} at {@code at}
+   * ({@link KeyedKernel.Steps#outputTo}); everything before the outputs is the same.
+   */
+  private static void tick(Code c, KeyedKernel kernel, boolean columns) {
     int length = kernel.vectorLength();
     copy(c, V, WORK, length);
     List<KeyedKernel.Step> inputs = kernel.inputSteps();
@@ -66,17 +81,26 @@ final class KernelEmitter implements Opcodes {
     copy(c, WORK, V, length);
     List<KeyedKernel.Step> outputs = kernel.outputSteps();
     for (int j = 0; j < outputs.size(); j++) {
-      // Steps.output(v, constants, output, j, args...)
       c.aload(V);
       c.aload(CONSTANTS);
-      c.aload(OUTPUT);
-      c.intConstant(j);
-      call(c, "([J[JL" + ROW + ";I", outputs.get(j), "V");
+      if (columns) {
+        // Steps.outputTo(v, constants, kinds, bits, at + j, args...)
+        c.aload(KINDS);
+        c.aload(BITS);
+        c.iload(AT);
+        c.intConstant(j);
+        c.op(IADD);
+        call(c, "outputTo", "([J[J[B[JI", outputs.get(j), "V");
+      } else {
+        // Steps.output(v, constants, output, j, args...)
+        c.aload(OUTPUT);
+        c.intConstant(j);
+        call(c, "([J[JL" + ROW + ";I", outputs.get(j), "V");
+      }
     }
     c.op(ICONST_1);
     c.op(IRETURN);
     c.end();
-    return cls.define(KeyedKernel.Code.class);
   }
 
   /** One static call per step: (work, literals, positions...). */
@@ -90,13 +114,19 @@ final class KernelEmitter implements Opcodes {
 
   /** The step's int arguments, then its call (the receiver's arguments already pushed). */
   private static void call(Code c, String prefix, KeyedKernel.Step s, String returns) {
+    call(c, s.method(), prefix, s, returns);
+  }
+
+  /** {@link #call} of another step method of the same arguments ({@code outputTo}). */
+  private static void call(Code c, String method, String prefix, KeyedKernel.Step s,
+      String returns) {
     StringBuilder d = new StringBuilder(prefix);
     for (int a : s.args()) {
       c.intConstant(a);
       d.append('I');
     }
     d.append(')').append(returns);
-    c.mv.visitMethodInsn(INVOKESTATIC, STEPS, s.method(), d.toString(), false);
+    c.mv.visitMethodInsn(INVOKESTATIC, STEPS, method, d.toString(), false);
   }
 
   /**

@@ -190,6 +190,36 @@ public final class KeyedKernel {
   }
 
   /**
+   * {@link #tick(long[], Row, Row)} with the outputs written into columns instead of a row:
+   * output {@code j}'s kind to {@code kinds[at + j]} and its payload to {@code bits[at + j]}
+   * (a batch's columns, written in place; the kernel's outputs never hold references).
+   * {@code output} is only checked for its width (the columns' row width).
+   *
+   * @return false when the tick was declined: {@code v} and the columns are then unchanged
+   */
+  public boolean tick(long[] v, Row input, Row output, byte[] kinds, long[] bits, int at) {
+    if (v.length != compactLength || input.width() != inputs
+        || output.width() != outputSteps.length) {
+      return false;
+    }
+    if (interpreting) {
+      Code g = generated;
+      if (g != null) {
+        code = g;
+        interpreting = false;
+      }
+    }
+    try {
+      return code.tick(v, work, constantBits, input, kinds, bits, at);
+    } catch (RuntimeException e) {
+      if (!mayFail) {
+        throw e; // a bug: nothing may throw in a kernel that cannot fail
+      }
+      return false; // an error of the tick: v was not written
+    }
+  }
+
+  /**
    * One step of a tick: a public static method of {@link Steps} and its int arguments (after
    * the vector, the kinds and the constants' payloads). The interpreter calls them by
    * {@link #op}; generated code calls {@link #method} with the arguments as constants.
@@ -298,6 +328,13 @@ public final class KeyedKernel {
      *     {@code v} and {@code output} unchanged
      */
     boolean tick(long[] v, long[] work, long[] constants, Row input, Row output);
+
+    /**
+     * {@link #tick(long[], long[], long[], Row, Row)} with output {@code j} written to
+     * {@code kinds[at + j]} and {@code bits[at + j]} ({@link Steps#outputTo}) instead of a row.
+     */
+    boolean tick(long[] v, long[] work, long[] constants, Row input, byte[] kinds, long[] bits,
+        int at);
   }
 
   /** Runs the steps one by one (until generated code replaces it, or when there is none). */
@@ -316,6 +353,31 @@ public final class KeyedKernel {
 
     @Override
     public boolean tick(long[] v, long[] w, long[] cb, Row input, Row output) {
+      if (!inAndSteps(v, w, cb, input)) {
+        return false;
+      }
+      for (int j = 0; j < outputs.length; j++) {
+        int[] a = outputs[j].args;
+        Steps.output(v, cb, output, j, a[0], a[1]);
+      }
+      return true;
+    }
+
+    @Override
+    public boolean tick(long[] v, long[] w, long[] cb, Row input, byte[] kinds, long[] bits,
+        int at) {
+      if (!inAndSteps(v, w, cb, input)) {
+        return false;
+      }
+      for (int j = 0; j < outputs.length; j++) {
+        int[] a = outputs[j].args;
+        Steps.outputTo(v, cb, kinds, bits, at + j, a[0], a[1]);
+      }
+      return true;
+    }
+
+    /** The inputs, steps, commit and tick count on the copy, then the copy into v. */
+    private boolean inAndSteps(long[] v, long[] w, long[] cb, Row input) {
       System.arraycopy(v, 0, w, 0, w.length);
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
@@ -327,10 +389,6 @@ public final class KeyedKernel {
       commit(w, cb);
       Steps.advance(w);
       System.arraycopy(w, 0, v, 0, w.length);
-      for (int j = 0; j < outputs.length; j++) {
-        int[] a = outputs[j].args;
-        Steps.output(v, cb, output, j, a[0], a[1]);
-      }
       return true;
     }
 
@@ -435,6 +493,13 @@ public final class KeyedKernel {
     /** Output {@code j}: the stream's value. */
     public static void output(long[] v, long[] cb, Row output, int j, int ot, int ob) {
       output.setRaw(j, get(v, cb, ot), v[ob], null);
+    }
+
+    /** Output {@code j} into a batch's columns at {@code at}: the stream's kind and payload. */
+    public static void outputTo(long[] v, long[] cb, byte[] kinds, long[] bits, int at,
+        int ot, int ob) {
+      kinds[at] = get(v, cb, ot);
+      bits[at] = v[ob];
     }
 
     /** Slot.lift: the held memory takes a present value; the lifted value is the memory. */

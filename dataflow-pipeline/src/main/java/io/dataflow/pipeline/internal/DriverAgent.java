@@ -9,6 +9,7 @@ import io.dataflow.core.TickShape;
 import io.dataflow.core.internal.Agent;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.KeyedMonitor;
+import io.dataflow.monitor.internal.KeyedColumns;
 import io.dataflow.pipeline.PipelineOptions;
 import io.dataflow.pipeline.spi.KeyedOutputs;
 import io.dataflow.pipeline.spi.KeyedSink;
@@ -427,9 +428,16 @@ final class DriverAgent implements Agent {
           in.set(map[i], tick.value(i));
         }
       }
-      long keyTick;
+      // The outputs of a tick evaluated in place go straight into the batch's columns, at the
+      // place claimed here (counted only if some output is present); any other tick's go
+      // into the output row, copied as before.
+      KeyedOutputs.Builder outputs = this.outputs;
+      int at = outputs.claim();
+      byte[] kinds = outputs.kindColumn();
+      long result;
       try {
-        keyTick = keyed.evaluate(r.key(), now, in, out);
+        result = KeyedColumns.evaluate(keyed, r.key(), now, in, out, kinds,
+            outputs.bitsColumn(), at);
       } catch (RuntimeException e) {
         fail("monitor", new DataflowException("key " + r.key() + " (partition " + p
             + ", offset " + r.offset() + "): " + DataflowException.describe(e), e));
@@ -441,9 +449,14 @@ final class DriverAgent implements Agent {
       }
       l.seq++;
       l.nextOffset = r.offset() + 1;
+      boolean inColumns = result >= 0;
       for (int i = 0; i < width; i++) {
-        if (out.kind(i) != io.dataflow.core.Kind.NOVAL) {
-          outputs.add(r.key(), keyTick, p, r.offset(), out);
+        if ((inColumns ? kinds[at + i] : out.kind(i)) != io.dataflow.core.Kind.NOVAL) {
+          if (inColumns) {
+            outputs.addClaimed(r.key(), result, p, r.offset());
+          } else {
+            outputs.add(r.key(), ~result, p, r.offset(), out);
+          }
           ticksOut++;
           if (outputs.size() >= batchSize) {
             flush();

@@ -203,6 +203,48 @@ public final class KeyedOutputs extends AbstractList<KeyedOutput> implements Ran
       size = i + 1;
     }
 
+    /**
+     * For writers that fill an output's slots in place (the pipeline's drivers): makes room
+     * for one more output and returns where its slots start in {@link #kindColumn()} and
+     * {@link #bitsColumn()} (slot {@code s} at the returned index plus {@code s}). The output
+     * counts only once {@link #addClaimed} is called; until then the next claim returns the same
+     * place. The columns may be replaced by a claim: read them after it.
+     */
+    public int claim() {
+      if (keys == null) {
+        start();
+      } else if (size == keys.length) {
+        grow();
+      }
+      return size * width;
+    }
+
+    /** The kinds of every output's slots (see {@link #claim}); valid until the next claim. */
+    public byte[] kindColumn() {
+      return kinds;
+    }
+
+    /** The payloads of every output's slots (see {@link #claim}); valid until the next claim. */
+    public long[] bitsColumn() {
+      return bits;
+    }
+
+    /**
+     * Appends the output whose slots were written at the place of the last {@link #claim}
+     * (kinds and payloads only: no reference values).
+     */
+    public void addClaimed(Object key, long tick, int partition, long offset) {
+      int i = size;
+      if (keys == null || i == keys.length) {
+        throw new IllegalStateException("no output was claimed");
+      }
+      keys[i] = key;
+      ticks[i] = tick;
+      partitions[i] = partition;
+      offsets[i] = offset;
+      size = i + 1;
+    }
+
     private void start() {
       KeyedOutputs s = spare;
       spare = null;

@@ -99,4 +99,57 @@ class KeyedOutputsTest {
     assertThat(kept.get(0).key()).isEqualTo("a");
     assertThat(kept.get(0).row().getInt(0)).isEqualTo(1);
   }
+
+  /**
+   * Catches: a claimed output written at the wrong place, a claim that counts before
+   * {@code addClaimed} (an unused claim must add nothing), columns lost when a claim grows the
+   * batch, and a claimed output that shows an earlier output's string.
+   */
+  @Test
+  void claimedOutputsAreWrittenInPlace() {
+    KeyedOutputs.Builder b = new KeyedOutputs.Builder(LAYOUT, 2); // claims grow it
+    assertThatThrownBy(() -> b.addClaimed("x", 0, 0, 0)).isInstanceOf(
+        IllegalStateException.class);
+    b.add("a", 0, 1, 10, row(1, "s"));
+    for (int i = 0; i < 5; i++) {
+      int at = b.claim();
+      assertThat(at).isEqualTo(b.size() * LAYOUT.width());
+      b.kindColumn()[at] = Kind.INT;
+      b.bitsColumn()[at] = 100 + i;
+      b.kindColumn()[at + 1] = Kind.NOVAL;
+      if (i == 2) {
+        continue; // not added: the next claim writes the same place
+      }
+      b.addClaimed("c" + i, i, 2, 20 + i);
+    }
+    b.add("z", 9, 3, 30, row(9, null));
+    KeyedOutputs batch = b.build();
+    assertThat(batch).hasSize(6);
+    assertThat(batch.key(0)).isEqualTo("a");
+    assertThat(batch.value(0, 1)).isEqualTo(Value.of("s"));
+    int[] claimed = {0, 1, 3, 4};
+    for (int j = 0; j < claimed.length; j++) {
+      int i = claimed[j];
+      assertThat(batch.key(j + 1)).isEqualTo("c" + i);
+      assertThat(batch.tick(j + 1)).isEqualTo(i);
+      assertThat(batch.partition(j + 1)).isEqualTo(2);
+      assertThat(batch.offset(j + 1)).isEqualTo(20 + i);
+      assertThat(batch.value(j + 1, 0)).isEqualTo(Value.of(100 + i));
+      assertThat(batch.value(j + 1, 1)).isEqualTo(Value.NOVAL);
+      assertThat(batch.get(j + 1).row().ref(1)).isNull();
+    }
+    assertThat(batch.key(5)).isEqualTo("z");
+    assertThat(batch.bits(5, 0)).isEqualTo(9);
+    b.reuse(batch);
+    int at = b.claim();
+    assertThat(at).isZero();
+    b.kindColumn()[0] = Kind.INT;
+    b.bitsColumn()[0] = 7;
+    b.kindColumn()[1] = Kind.NOVAL;
+    b.addClaimed("r", 0, 0, 0);
+    KeyedOutputs again = b.build();
+    assertThat(again).hasSize(1);
+    assertThat(again.value(0, 0)).isEqualTo(Value.of(7));
+    assertThat(again.ref(0, 1)).isNull();
+  }
 }
