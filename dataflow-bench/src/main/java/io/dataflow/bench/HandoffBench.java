@@ -68,8 +68,31 @@ public class HandoffBench {
   private final ConcurrentLinkedQueue<Producer> producers = new ConcurrentLinkedQueue<>();
   private DataflowRuntime runtime;
   private Clock clock;
-  private long rows; // owner thread only, read after termination
-  private long sum; // owner thread only, read after termination
+  private HandoffCounters counters; // null unless -Dhandoff.counters=true
+  /**
+   * What the sink adds up, on the owner thread, in an object of its own: as fields of this
+   * state they shared a cache line with {@code runtime} and {@code clock}, which the producers
+   * read on every offer, so every tick moved that line between the two cores (issue 21).
+   */
+  private final Tally tally = new Tally();
+
+  /** Padding before {@link Tally}'s fields (superclass fields are laid out first). */
+  @SuppressWarnings("unused")
+  static class TallyPadBefore {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+  }
+
+  /** The sink's count and sum (owner thread only, read after termination). */
+  static class TallyFields extends TallyPadBefore {
+    long rows;
+    long sum;
+  }
+
+  /** ... and padding after them: 128 bytes either side, nothing else on their lines. */
+  @SuppressWarnings("unused")
+  static final class Tally extends TallyFields {
+    long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
+  }
 
   /** One producer thread's cursor over the precomputed ticks. */
   @State(Scope.Thread)
@@ -80,11 +103,17 @@ public class HandoffBench {
     private int next;
     private long offered; // this producer's thread; read after the trial
     private long expected; // the sum of x + y over the ticks offered
+    private long backOffs; // full-queue back-offs of this producer (the counters only)
+    private long threadId; // this producer's thread (the counters only)
+    private long depthSamples; // queue depth samples, every 1024 ticks (the counters only)
+    private long depthLow; // ... of which at most 64 items queued
+    private long depthHigh; // ... of which at least capacity - 64 queued
 
     /** Makes this thread's ticks and registers it with the benchmark. */
     @Setup(Level.Trial)
     public void setUp(HandoffBench bench) {
       Workload w = bench.workload;
+      threadId = Thread.currentThread().getId();
       ticks = new Tick[Inputs.SIZE];
       for (int i = 0; i < ticks.length; i++) {
         ticks[i] = w.tick(i);
@@ -140,24 +169,28 @@ public class HandoffBench {
     switch (sink) {
       case "view":
         destination = Sinks.viewCallback(v -> {
-          rows++;
-          sum += v.getInt(0);
+          tally.rows++;
+          tally.sum += v.getInt(0);
         });
         break;
       case "boxed":
         destination = Sinks.callback(r -> {
-          rows++;
-          sum += r.values().get("z").asLong();
+          tally.rows++;
+          tally.sum += r.values().get("z").asLong();
         });
         break;
       default:
         throw new IllegalArgumentException("unknown sink '" + sink + "'");
     }
-    runtime = ReconfigurableDataflowRuntimeBuilder.create()
+    ReconfigurableDataflowRuntimeBuilder b = ReconfigurableDataflowRuntimeBuilder.create()
         .specification("simple_add.dsrv", workload.spec)
         .destination("sum", destination)
-        .options(o -> o.withName("handoff"))
-        .build();
+        .options(o -> o.withName("handoff"));
+    if (HandoffCounters.ENABLED) {
+      counters = new HandoffCounters();
+      b.clock(counters);
+    }
+    runtime = b.build();
     clock = runtime.clock();
     runtime.start();
   }
@@ -166,14 +199,14 @@ public class HandoffBench {
   @Benchmark
   @Threads(1)
   public void offerOne(Producer p) {
-    offer(p.nextTick());
+    offer(p, p.nextTick());
   }
 
   /** Four producers, single ticks. */
   @Benchmark
   @Threads(4)
   public void offerFour(Producer p) {
-    offer(p.nextTick());
+    offer(p, p.nextTick());
   }
 
   /** One producer, batches of {@value #BATCH}. */
@@ -195,9 +228,89 @@ public class HandoffBench {
     runtime.submit(p.nextBatch(true), TIMEOUT);
   }
 
-  private void offer(Tick t) {
+  private void offer(Producer p, Tick t) {
+    if (HandoffCounters.ENABLED && (p.offered & 1023) == 0) {
+      int depth = runtime.status().queueDepth();
+      p.depthSamples++;
+      p.depthLow += depth <= 64 ? 1 : 0;
+      p.depthHigh += depth >= 4096 - 64 ? 1 : 0;
+    }
     while (!runtime.offer(t)) {
+      p.backOffs++;
       clock.backOff(); // a full queue: wait for the owner on the clock, never spin hot
+    }
+  }
+
+  /** The producers' offered ticks, back-offs and thread ids (the counters only). */
+  private long[] totals() {
+    long offered = 0;
+    long backOffs = 0;
+    long samples = 0;
+    long low = 0;
+    long high = 0;
+    List<Long> ids = new ArrayList<>();
+    for (Producer p : producers) {
+      offered += p.offered;
+      backOffs += p.backOffs;
+      samples += p.depthSamples;
+      low += p.depthLow;
+      high += p.depthHigh;
+      ids.add(p.threadId);
+    }
+    long[] out = new long[5 + ids.size()];
+    out[0] = offered;
+    out[1] = backOffs;
+    out[2] = samples;
+    out[3] = low;
+    out[4] = high;
+    for (int i = 0; i < ids.size(); i++) {
+      out[5 + i] = ids.get(i);
+    }
+    return out;
+  }
+
+  /** Per iteration, with {@code -Dhandoff.counters=true}: the counters' baseline. */
+  @Setup(Level.Iteration)
+  public void countersBefore() {
+    if (counters != null) {
+      counters.mark(totals());
+    }
+  }
+
+  /** Per iteration, with {@code -Dhandoff.counters=true}: prints what the hand-off did. */
+  @TearDown(Level.Iteration)
+  public void countersAfter() {
+    if (counters != null) {
+      java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("P:bench", this);
+      int k = 0;
+      for (Producer p : producers) {
+        m.put("P:producer" + k, p);
+        m.put("P:ticks" + k++, p.ticks);
+      }
+      Object ingress = HandoffCounters.field(runtime, "ingress");
+      m.put("P:ownerLoop", runtime);
+      m.put("P:ingress", ingress);
+      m.put("P:queue", HandoffCounters.field(ingress, "queue"));
+      m.put("P:X", Inputs.X);
+      m.put("P:Y", Inputs.Y);
+      m.put("O:ownerLoop", runtime);
+      Object engine = HandoffCounters.field(runtime, "engine");
+      m.put("O:engine", engine);
+      m.put("O:lastCounter", HandoffCounters.field(runtime, "lastCounter"));
+      m.put("O:input", HandoffCounters.field(engine, "input"));
+      m.put("O:output", HandoffCounters.field(engine, "output"));
+      m.put("O:monitor", HandoffCounters.field(engine, "monitor"));
+      m.put("O:window", HandoffCounters.field(runtime, "window"));
+      m.put("O:output", HandoffCounters.field(runtime, "output"));
+      m.put("O:carried", HandoffCounters.field(runtime, "carried"));
+      m.put("O:writer", HandoffCounters.field(engine, "writer"));
+      m.put("O:rejected", HandoffCounters.field(ingress, "rejected"));
+      m.put("O:wakeups", HandoffCounters.field(ingress, "wakeups"));
+      System.out.println(counters.line(totals()) + HandoffCounters.spans(m) + " | "
+          + HandoffCounters.lines(this, "tally", "runtime", "clock") + " | "
+          + HandoffCounters.lines(runtime, "ingress", "ticksTaken", "statusStale", "busyCycles",
+              "statusAt", "lastSource", "lastCounter", "state"));
     }
   }
 
@@ -215,6 +328,8 @@ public class HandoffBench {
       offered += p.offered;
       expected += p.expected;
     }
+    long rows = tally.rows;
+    long sum = tally.sum;
     if (r.ticksIn() != offered || rows != offered || sum != expected) {
       throw new IllegalStateException("offered " + offered + " ticks (sum " + expected
           + "), the runtime evaluated " + r.ticksIn() + " and the sink saw " + rows
