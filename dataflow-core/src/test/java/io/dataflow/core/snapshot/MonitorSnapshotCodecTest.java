@@ -357,6 +357,81 @@ class MonitorSnapshotCodecTest {
         t.revision(), t.failure(), streams);
   }
 
+  /**
+   * The tape reader ({@code fromBytes} of format version 4, the tenth pass of issue 15) checks
+   * exactly what the records reader does: on the snapshot, every truncation and every change of
+   * one byte of two version-4 snapshots, both refuse with the same message (offset and reason),
+   * or both accept, the tape holding what the records hold.
+   */
+  @Test
+  void theTapeReaderAcceptsAndRefusesAsTheRecordsReaderDoes() {
+    for (MonitorSnapshot s : List.of(sample(), typicalV4())) {
+      byte[] bytes = s.toBytes();
+      List<byte[]> inputs = new java.util.ArrayList<>();
+      inputs.add(bytes);
+      for (int len = 0; len < bytes.length; len++) {
+        inputs.add(java.util.Arrays.copyOf(bytes, len));
+      }
+      for (int i = 0; i < bytes.length; i++) {
+        for (int bit : new int[] {0x01, 0x80, 0xFF}) {
+          byte[] bad = bytes.clone();
+          bad[i] ^= (byte) bit;
+          inputs.add(bad);
+        }
+      }
+      int accepted = 0;
+      for (byte[] in : inputs) {
+        accepted += sameOutcome(in) ? 1 : 0;
+      }
+      assertThat(accepted).isEqualTo(1);
+      assertThat(MonitorSnapshot.fromBytes(bytes).tape()).isNotNull();
+      assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+      assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s).hasSameHashCodeAs(s);
+    }
+  }
+
+  /** Whether both readers accepted {@code in} (they must agree). */
+  private static boolean sameOutcome(byte[] in) {
+    MonitorSnapshot records;
+    try {
+      records = SnapshotCodec.decode(in.clone(), false);
+    } catch (SnapshotException e) {
+      assertThatThrownBy(() -> SnapshotCodec.decode(in.clone(), true))
+          .isExactlyInstanceOf(SnapshotException.class).hasMessage(e.getMessage());
+      return false;
+    }
+    MonitorSnapshot taped = SnapshotCodec.decode(in.clone(), true);
+    assertThat(taped).isEqualTo(records);
+    SnapshotTape tape = taped.tape();
+    assertThat(tape).isNotNull();
+    List<StreamState> streams = records.streams();
+    assertThat(tape.streams()).isEqualTo(streams.size());
+    for (int i = 0; i < streams.size(); i++) {
+      StreamState st = streams.get(i);
+      assertThat(tape.name(i)).isEqualTo(st.name());
+      assertThat(tape.fingerprint(i)).isEqualTo(st.fingerprint());
+      assertThat(tape.current(i)).isEqualTo(st.current());
+      assertThat(tape.lastPresent(i)).isEqualTo(st.lastPresent());
+      assertThat(tape.hasLastPresent(i)).isEqualTo(st.lastPresent() != Value.NOVAL);
+      assertThat(tape.historyDepth(i)).isEqualTo(st.historyDepth());
+      assertThat(tape.historySize(i)).isEqualTo(st.history().size());
+      for (int k = 0; k < st.history().size(); k++) {
+        assertThat(tape.history(i, k)).isEqualTo(st.history().get(k));
+      }
+      assertThat(tape.operators(i)).isEqualTo(st.operators().size());
+      for (int j = 0; j < st.operators().size(); j++) {
+        OperatorState op = st.operators().get(j);
+        int at = tape.firstOperator(i) + j;
+        assertThat(tape.kind(at)).isEqualTo(op.kind());
+        assertThat(tape.valueCount(at)).isEqualTo(op.values().size());
+        for (int k = 0; k < op.values().size(); k++) {
+          assertThat(tape.value(at, k)).isEqualTo(op.values().get(k));
+        }
+      }
+    }
+    return true;
+  }
+
   @Test
   void version4HasAShortHeaderAndShortFingerprints() {
     MonitorSnapshot s = typicalV4();

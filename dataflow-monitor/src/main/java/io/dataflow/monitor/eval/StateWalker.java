@@ -4,6 +4,7 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.OperatorState;
 import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.SnapshotTape;
 import io.dataflow.core.snapshot.SnapshotWriter;
 import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.monitor.lang.Ast;
@@ -117,6 +118,15 @@ public final class StateWalker {
     Object[] objects = NO_OBJECTS;
     /** Replays that are off ({@code false}: every walk is the reflective one; for tests). */
     boolean plans = true;
+    /** A slot values pass through on their way into rings and cells (see loadFromTape). */
+    private Slot slot;
+
+    Slot slot() {
+      if (slot == null) {
+        slot = new Slot();
+      }
+      return slot;
+    }
   }
 
   /**
@@ -689,6 +699,192 @@ public final class StateWalker {
       }
     }
     return moved;
+  }
+
+  /**
+   * Loads stream {@code s} of a snapshot's {@link SnapshotTape} into a freshly built
+   * evaluator's cell as {@link #loadStream loadStream} with {@code keepState},
+   * {@code keepHistory} and the current format loads its record (the same program: not
+   * {@code transferred}), by the tree's {@link WalkPlan} and without records, iterators or a
+   * walker (docs/decisions.md, "A snapshot read from bytes is restored from its decoded
+   * values"). Every operator's kind, value count and value kinds are checked before anything
+   * moves; false, with nothing moved, when the stream does not take this path (no plan, a tree
+   * that differs from it, a function's state, a {@code Cell} operator, state that does not fit):
+   * the caller then loads the stream's record, which loads it or names the misfit as before.
+   */
+  public static boolean loadFromTape(StreamCell cell, SnapshotTape tape, int s,
+      Scratch scratch) {
+    int ops = tape.operators(s);
+    int first = tape.firstOperator(s);
+    if (ops > 0) {
+      String k = tape.kind(first);
+      if (k.length() >= 4 && k.charAt(0) == 'C' && k.startsWith("Cell")) {
+        return false;
+      }
+    }
+    boolean input = cell.root == null;
+    WalkPlan p = null;
+    int n = 0;
+    if (!input) {
+      p = walkPlan(cell, scratch);
+      if (p == null || !resolve(p, cell.root, scratch)) {
+        return false;
+      }
+      n = p.size();
+    }
+    Object[] objects = scratch.objects;
+    try {
+      if (!input && !fitsTape(p, objects, tape, first, ops)) {
+        return false;
+      }
+      Slot tmp = scratch.slot();
+      HistoryRing history = cell.ring;
+      if (history != null) {
+        history.clear();
+        for (int k = Math.min(tape.historySize(s), history.depth()) - 1; k >= 0; k--) {
+          tmp.setValue(tape.history(s, k));
+          history.push(tmp);
+        }
+      }
+      cell.setValue(tape.current(s));
+      tmp.setValue(tape.lastPresent(s));
+      cell.restore(cell, tmp);
+      int op = first;
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (plan.ownSlotKept || plan.kept.length > 0) {
+            tapeFields(objects[i], plan, tape, op++);
+          }
+        } else if (action == WalkPlan.RING) {
+          HistoryRing ring = (HistoryRing) objects[i];
+          ring.clear();
+          for (int k = tape.valueCount(op) - 1; k >= 1; k--) {
+            tmp.setValue(tape.value(op, k));
+            ring.push(tmp);
+          }
+          op++;
+        }
+      }
+      tmp.setNoVal();
+      return true;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      java.util.Arrays.fill(objects, 0, n, null);
+    }
+  }
+
+  /**
+   * Whether the tape's operators {@code first} to {@code first + ops} fit the plan's entries
+   * exactly as {@link #fields} and {@link #ring} would load them (kind without a function
+   * suffix, value count, the kinds of the values that go into primitive fields and counts).
+   */
+  private static boolean fitsTape(WalkPlan p, Object[] objects, SnapshotTape tape, int first,
+      int ops) throws IllegalAccessException {
+    int op = first;
+    int end = first + ops;
+    for (int i = 0, n = p.size(); i < n; i++) {
+      byte action = p.action[i];
+      if (action == WalkPlan.FIELDS) {
+        Plan plan = p.plans[i];
+        if (!(plan.ownSlotKept || plan.kept.length > 0)) {
+          continue;
+        }
+        if (op == end || !tape.kind(op).equals(plan.kind)) {
+          return false;
+        }
+        Object o = objects[i];
+        Field[] state = plan.kept;
+        byte[] types = plan.keptTypes;
+        if (tape.valueCount(op) != Plan.size(o, state, types, plan.ownSlotKept)) {
+          return false;
+        }
+        int k = plan.ownSlotKept ? 1 : 0;
+        for (int j = 0; j < state.length; j++) {
+          Value v = tape.value(op, k++);
+          switch (types[j]) {
+            case Plan.SLOT -> { }
+            case Plan.SLOTS -> {
+              int length = ((Slot[]) state[j].get(o)).length;
+              if (!(v instanceof Value.Int x) || x.value() != length) {
+                return false;
+              }
+              k += length;
+            }
+            case Plan.BOOLEAN -> {
+              if (!(v instanceof Value.Bool)) {
+                return false;
+              }
+            }
+            default -> {
+              if (!(v instanceof Value.Int x)
+                  || (state[j].getType() == int.class && x.value() != (int) x.value())) {
+                return false;
+              }
+            }
+          }
+        }
+        op++;
+      } else if (action == WalkPlan.RING) {
+        HistoryRing ring = (HistoryRing) objects[i];
+        if (op == end || !tape.kind(op).equals("Ring")) {
+          return false;
+        }
+        int count = tape.valueCount(op);
+        if (count == 0 || !(tape.value(op, 0) instanceof Value.Int d)
+            || d.value() != ring.depth() || count - 1 > ring.depth()) {
+          return false;
+        }
+        op++;
+      }
+    }
+    return op == end;
+  }
+
+  /** {@link #fields}' loading of the compact layout from the tape (checked by fitsTape). */
+  private static void tapeFields(Object o, Plan plan, SnapshotTape tape, int op)
+      throws IllegalAccessException {
+    int k = 0;
+    if (plan.ownSlotKept) {
+      ((Slot) o).setValue(tape.value(op, k++));
+    }
+    Field[] state = plan.kept;
+    byte[] types = plan.keptTypes;
+    for (int j = 0; j < state.length; j++) {
+      Field f = state[j];
+      switch (types[j]) {
+        case Plan.SLOT -> ((Slot) f.get(o)).setValue(tape.value(op, k++));
+        case Plan.SLOTS -> {
+          k++; // the count, checked
+          for (Slot slot : (Slot[]) f.get(o)) {
+            slot.setValue(tape.value(op, k++));
+          }
+        }
+        default -> {
+          Value x = tape.value(op, k++);
+          Class<?> t = f.getType();
+          if (t == boolean.class) {
+            f.setBoolean(o, x.asBoolean());
+          } else if (t == long.class) {
+            f.setLong(o, x.asLong());
+          } else if (t == int.class) {
+            f.setInt(o, (int) x.asLong());
+          } else if (t == byte.class) {
+            f.setByte(o, (byte) x.asLong());
+          } else if (t == short.class) {
+            f.setShort(o, (short) x.asLong());
+          } else if (t == char.class) {
+            f.setChar(o, (char) x.asLong());
+          } else if (t == double.class) {
+            f.setDouble(o, Double.longBitsToDouble(x.asLong()));
+          } else {
+            f.setFloat(o, java.lang.Float.intBitsToFloat((int) x.asLong()));
+          }
+        }
+      }
+    }
   }
 
   private static List<OperatorState> concat(List<OperatorState> a, List<OperatorState> b) {
