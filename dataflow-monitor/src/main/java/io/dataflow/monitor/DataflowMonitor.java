@@ -10,7 +10,6 @@ import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.Failure;
 import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.core.snapshot.SnapshotException;
-import io.dataflow.core.snapshot.SnapshotTape;
 import io.dataflow.core.snapshot.SnapshotWriter;
 import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.core.spi.RevisionedMonitor;
@@ -371,10 +370,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
     Objects.requireNonNull(snapshot, "snapshot");
     Options opts = options.withFirstTick(snapshot.nextTick());
     if (MonitorSnapshot.sameHash(snapshot.definitionKey(), program.definitionKey())) {
-      SnapshotTape tape = snapshot.tape();
-      if (tape != null && sameStreams(tape, program)) {
-        return restoreFromTape(program, snapshot, tape, opts);
-      }
       StreamState[] states = new StreamState[program.streams().size()];
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StreamState s = streamOf(snapshot, d);
@@ -428,53 +423,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
     next.revision = snapshot.revision().nextRoot();
     return new Transition(next, new ContextTransferReport(transferred, initialized,
         historiesRetained));
-  }
-
-  /**
-   * Whether the tape holds the program's streams in its order, each with its name and
-   * fingerprint (what {@link #restore} checks, found at the declaration index).
-   */
-  private static boolean sameStreams(SnapshotTape tape, DataflowProgram program) {
-    List<DataflowProgram.StreamDefinition> defs = program.streams();
-    if (tape.streams() != defs.size()) {
-      return false;
-    }
-    for (int i = 0, n = defs.size(); i < n; i++) {
-      DataflowProgram.StreamDefinition d = defs.get(i);
-      int k = d.index();
-      if (k >= n || !tape.name(k).equals(d.name())
-          || !MonitorSnapshot.sameHash(tape.fingerprint(k), d.fingerprint())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * {@link #restore}'s same-program case for a snapshot read from bytes: each stream loaded
-   * from the tape by its walk plan ({@code StateWalker.loadFromTape}), a stream that does not
-   * take that path from its record, as before (docs/decisions.md, "A snapshot read from bytes
-   * is restored from its decoded values").
-   */
-  private static Transition restoreFromTape(DataflowProgram program, MonitorSnapshot snapshot,
-      SnapshotTape tape, Options opts) {
-    DataflowMonitor next = create(program, opts);
-    StateWalker.Scratch scratch = new StateWalker.Scratch();
-    List<DataflowProgram.StreamDefinition> defs = program.streams();
-    for (int i = 0, n = defs.size(); i < n; i++) {
-      int k = defs.get(i).index();
-      StreamCell cell = next.evaluator.cells()[k];
-      if (!StateWalker.loadFromTape(cell, tape, k, scratch)) {
-        StateWalker.loadStream(next.evaluator, cell, snapshot.streams().get(k), true, true,
-            false, snapshot.formatVersion(), scratch);
-      }
-    }
-    next.revision = snapshot.revision();
-    if (snapshot.failure() != null) {
-      Failure f = snapshot.failure();
-      next.failure = next.evaluator.failure(f.tick(), f.stream(), f.reason());
-    }
-    return new Transition(next, program.retainedAll());
   }
 
   /** {@link #restoreCold(DataflowProgram, MonitorSnapshot, Options)} with default options. */

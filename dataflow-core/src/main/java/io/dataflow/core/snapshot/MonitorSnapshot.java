@@ -22,9 +22,7 @@ import java.util.Objects;
  * snapshots are equal when their seven components are. A monitor's snapshot is written
  * straight into its bytes ({@link SnapshotWriter}) and reads its {@link #streams()} from them
  * when they are first asked for (docs/decisions.md, "A monitor's snapshot is written straight
- * into its bytes"); one read from bytes of the current format holds its streams decoded
- * onto a {@link SnapshotTape} and builds the records from it when they are first asked for
- * (docs/decisions.md, "A snapshot read from bytes is restored from its decoded values").
+ * into its bytes").
  */
 public final class MonitorSnapshot {
   /**
@@ -47,11 +45,6 @@ public final class MonitorSnapshot {
    */
   private final byte[] encoded;
   private final int encodedLength;
-  /**
-   * The streams decoded onto a tape, for a snapshot read from bytes of the current format
-   * ({@link #fromBytes}); else null.
-   */
-  private final SnapshotTape tape;
 
   /**
    * Validates and copies.
@@ -85,7 +78,6 @@ public final class MonitorSnapshot {
     this.failure = failure;
     this.encoded = null;
     this.encodedLength = 0;
-    this.tape = null;
   }
 
   /**
@@ -94,21 +86,6 @@ public final class MonitorSnapshot {
    */
   MonitorSnapshot(String programName, String definitionKey, long nextTick,
       MonitorRevision revision, Failure failure, byte[] bytes, int length) {
-    this(programName, definitionKey, nextTick, revision, failure, bytes, length, null);
-  }
-
-  /**
-   * A snapshot of the current format read from bytes, its streams decoded onto {@code tape}
-   * (its records are built from the tape when first asked for).
-   */
-  MonitorSnapshot(String programName, String definitionKey, long nextTick,
-      MonitorRevision revision, Failure failure, SnapshotTape tape) {
-    this(programName, definitionKey, nextTick, revision, failure, null, 0, tape);
-  }
-
-  private MonitorSnapshot(String programName, String definitionKey, long nextTick,
-      MonitorRevision revision, Failure failure, byte[] bytes, int length, SnapshotTape tape) {
-    this.tape = tape;
     this.formatVersion = FORMAT_VERSION;
     this.programName = programName;
     this.definitionKey = definitionKey;
@@ -157,26 +134,15 @@ public final class MonitorSnapshot {
 
   /**
    * Every stream's state, in the program's declaration order (immutable). A monitor's
-   * snapshot reads them from its bytes on the first call, a snapshot read from bytes of the
-   * current format builds them from its {@link #tape()} then.
+   * snapshot reads them from its bytes on the first call.
    */
   public List<StreamState> streams() {
     List<StreamState> s = streams;
     if (s == null) {
-      s = tape != null ? tape.records() : SnapshotCodec.decode(toBytes()).streams();
+      s = SnapshotCodec.decode(toBytes()).streams();
       streams = s; // immutable, and its fields are final: safely published by a race too
     }
     return s;
-  }
-
-  /**
-   * The streams as decoded from the bytes this snapshot was read from, for
-   * {@code DataflowMonitor.restore} to load a monitor by (docs/decisions.md, "A snapshot read
-   * from bytes is restored from its decoded values"); null for a snapshot not read from bytes
-   * of the current format. The same content as {@link #streams()}.
-   */
-  public SnapshotTape tape() {
-    return tape;
   }
 
   /** Equal when all seven components are (as a record's). */
@@ -284,7 +250,7 @@ public final class MonitorSnapshot {
 
   /** Reads a snapshot from bytes in the binary form; see {@link #read(InputStream)}. */
   public static MonitorSnapshot fromBytes(byte[] bytes) {
-    return SnapshotCodec.decode(bytes, true);
+    return SnapshotCodec.decode(bytes);
   }
 
   /**

@@ -252,17 +252,9 @@ final class SnapshotCodec {
   // ---- reading ----
 
   static MonitorSnapshot decode(byte[] data) {
-    return decode(data, false);
-  }
-
-  /**
-   * Reads a snapshot; with {@code tape}, one of the current format onto a {@link SnapshotTape}
-   * (see {@link SnapshotCodecV3#decode}), others into their records as without.
-   */
-  static MonitorSnapshot decode(byte[] data, boolean tape) {
     In in = new In(data);
     try {
-      return decodeChecked(in, tape);
+      return decodeChecked(in);
     } catch (SnapshotException e) {
       // A structural error in a file whose checksum does not match is reported as corruption.
       int header = data.length > MAGIC4.length && data[MAGIC4.length] != MAGIC[MAGIC4.length]
@@ -276,7 +268,7 @@ final class SnapshotCodec {
     }
   }
 
-  private static MonitorSnapshot decodeChecked(In in, boolean tape) {
+  private static MonitorSnapshot decodeChecked(In in) {
     byte[] data = in.data;
     for (int i = 0; i <= MAGIC4.length; i++) {
       if (i >= data.length) {
@@ -291,7 +283,7 @@ final class SnapshotCodec {
       in.pos = MAGIC4.length;
       int version = in.u8("the format version");
       if (version == SnapshotCodecV3.VERSION4) {
-        return SnapshotCodecV3.decode(in, version, tape);
+        return SnapshotCodecV3.decode(in, version);
       }
       throw new SnapshotException(MAGIC4.length, "format version " + version + " is not "
           + "supported: this reader accepts versions 1 to " + MonitorSnapshot.FORMAT_VERSION);
@@ -307,7 +299,7 @@ final class SnapshotCodec {
     in.pos = MAGIC.length;
     int version = in.u16("the format version");
     if (version == SnapshotCodecV3.VERSION) {
-      return SnapshotCodecV3.decode(in, version, false);
+      return SnapshotCodecV3.decode(in, version);
     }
     if (version == 2) {
       return SnapshotCodecV2.decode(in);

@@ -386,21 +386,10 @@ final class SnapshotCodecV3 {
 
   // ---- reading ----
 
-  /**
-   * The content after magic and version ({@code in} stands after it), of version 3 or 4; with
-   * {@code tape}, a snapshot of version 4 is read onto a {@link SnapshotTape} (the same checks,
-   * no records; it builds its records from the tape when asked).
-   */
-  static MonitorSnapshot decode(SnapshotCodec.In in, int version, boolean tape) {
-    SnapshotCodecV3 codec = new SnapshotCodecV3(version);
-    codec.taping = tape && version == VERSION4;
-    return codec.read(in);
+  /** The content after magic and version ({@code in} stands after it), of version 3 or 4. */
+  static MonitorSnapshot decode(SnapshotCodec.In in, int version) {
+    return new SnapshotCodecV3(version).read(in);
   }
-
-  /** Whether this reader fills {@link #tape} instead of building records. */
-  private boolean taping;
-  /** The streams read, when {@link #taping}. */
-  private SnapshotTape tape;
 
   private MonitorSnapshot read(SnapshotCodec.In in) {
     int flagsAt = in.pos;
@@ -437,25 +426,16 @@ final class SnapshotCodecV3 {
       failure = new Failure(tick, stream, in.vstr("the failure's reason"));
     }
     int n = in.vcount("the stream count", 4);
-    if (taping) {
-      tape = new SnapshotTape(n, in.data.length);
-      for (int i = 0; i < n; i++) {
-        stream(in, i);
-      }
-      in.checksum();
-      return new MonitorSnapshot(program, key, nextTick, revision, failure, tape);
-    }
     StreamState[] streams = new StreamState[n];
     for (int i = 0; i < n; i++) {
-      streams[i] = stream(in, i);
+      streams[i] = stream(in);
     }
     in.checksum();
     return new MonitorSnapshot(version, program, key, nextTick, revision, failure,
         OwnedList.of(streams));
   }
 
-  /** Stream {@code index}: its record, or null when {@link #taping} (it went onto the tape). */
-  private StreamState stream(SnapshotCodec.In in, int index) {
+  private StreamState stream(SnapshotCodec.In in) {
     int at = in.pos;
     String name = in.vstr("a stream name");
     int descAt = in.pos;
@@ -468,11 +448,7 @@ final class SnapshotCodecV3 {
         ? notAHash(in, fpAt, in.vstr("a stream fingerprint"), "a stream fingerprint",
             fingerprintDigits)
         : hex(in, "a stream fingerprint", fingerprintDigits);
-    int valueAt = taping ? tape.mark() : 0;
     Value current = value(in, 0);
-    if (taping) {
-      tape.add(current);
-    }
     Value lastPresent = Value.NOVAL;
     if ((desc & D_LAST_PRESENT) != 0) {
       int lastAt = in.pos;
@@ -485,16 +461,8 @@ final class SnapshotCodecV3 {
         throw new SnapshotException(at, "stream '" + name + "': last present value is "
             + lastPresent);
       }
-      if (taping) {
-        tape.add(lastPresent);
-      }
     }
     if ((desc & D_STATE) == 0) {
-      if (taping) {
-        tape.stream(index, name, role, declaredType, fingerprint, valueAt,
-            (desc & D_LAST_PRESENT) != 0, 0, 0, tape.operatorMark(), 0);
-        return null;
-      }
       return new StreamState(name, role, declaredType, fingerprint, current, lastPresent, 0,
           List.of(), List.of());
     }
@@ -504,10 +472,9 @@ final class SnapshotCodecV3 {
       throw new SnapshotException(depthAt, "history depth " + Long.toUnsignedString(depth)
           + " out of range");
     }
-    List<Value> history = taping ? null : values(in, "a history length");
-    int samples = taping ? tapeValues(in, "a history length") : history.size();
-    if (samples > depth) {
-      throw new SnapshotException(depthAt, "stream '" + name + "' holds " + samples
+    List<Value> history = values(in, "a history length");
+    if (history.size() > depth) {
+      throw new SnapshotException(depthAt, "stream '" + name + "' holds " + history.size()
           + " history samples for a depth of " + depth);
     }
     int opsAt = in.pos;
@@ -516,17 +483,6 @@ final class SnapshotCodecV3 {
       throw new SnapshotException(opsAt, "stream '" + name + "': no history and no operators "
           + "written out (its flag is for a stream with either)");
     }
-    if (taping) {
-      int first = tape.operatorMark();
-      for (int j = 0; j < ops; j++) {
-        String kind = SnapshotCodecV2.kind(in);
-        int from = tape.mark();
-        tape.operator(kind, from, tapeValues(in, "an operator's value count"));
-      }
-      tape.stream(index, name, role, declaredType, fingerprint, valueAt,
-          (desc & D_LAST_PRESENT) != 0, (int) depth, samples, first, ops);
-      return null;
-    }
     OperatorState[] operators = new OperatorState[ops];
     for (int j = 0; j < ops; j++) {
       String kind = SnapshotCodecV2.kind(in);
@@ -534,15 +490,6 @@ final class SnapshotCodecV3 {
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
         (int) depth, history, OwnedList.of(operators));
-  }
-
-  /** {@link #values} onto the tape; the number of values. */
-  private int tapeValues(SnapshotCodec.In in, String what) {
-    int n = in.vcount(what, 1);
-    for (int i = 0; i < n; i++) {
-      tape.add(value(in, 0));
-    }
-    return n;
   }
 
   private List<Value> values(SnapshotCodec.In in, String what) {
