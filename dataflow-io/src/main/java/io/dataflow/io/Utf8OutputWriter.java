@@ -21,6 +21,8 @@ abstract class Utf8OutputWriter implements OutputWriter {
   private final boolean closeTarget;
   byte[] buf = new byte[BUFFER];
   int pos;
+  /** How many times the buffer went to the stream: what was written before is gone from it. */
+  int drains;
   private RowLayout layout; // the layout the cached names belong to
   /** Per output slot: its name as the format writes it before a value, UTF-8. */
   byte[][] names;
@@ -60,6 +62,7 @@ abstract class Utf8OutputWriter implements OutputWriter {
     if (pos > 0) {
       out.write(buf, 0, pos);
       pos = 0;
+      drains++;
     }
   }
 
