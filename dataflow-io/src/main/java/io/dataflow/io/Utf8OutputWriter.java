@@ -21,6 +21,8 @@ abstract class Utf8OutputWriter implements OutputWriter {
   private final boolean closeTarget;
   byte[] buf = new byte[BUFFER];
   int pos;
+  /** How many times the buffer went to the stream: what was written before is gone from it. */
+  int drains;
   private RowLayout layout; // the layout the cached names belong to
   /** Per output slot: its name as the format writes it before a value, UTF-8. */
   byte[][] names;
@@ -60,6 +62,7 @@ abstract class Utf8OutputWriter implements OutputWriter {
     if (pos > 0) {
       out.write(buf, 0, pos);
       pos = 0;
+      drains++;
     }
   }
 
@@ -77,54 +80,63 @@ abstract class Utf8OutputWriter implements OutputWriter {
   /** Writes a long in decimal. */
   final void putLong(long v) throws IOException {
     ensure(20);
+    pos = digits(buf, pos, v);
+  }
+
+  /**
+   * Writes {@code v} in decimal into {@code b} at {@code p}, where there is room for 20 bytes,
+   * and returns the position after it. For the writers' rows, which keep the buffer and the
+   * position in locals.
+   */
+  static int digits(byte[] b, int p, long v) {
     if (v >= 0 && v <= Integer.MAX_VALUE) {
-      putInt((int) v); // int arithmetic: the usual tick numbers and values
-      return;
+      return intDigits(b, p, (int) v); // int arithmetic: the usual tick numbers and values
     }
     if (v == Long.MIN_VALUE) {
-      put("-9223372036854775808".getBytes(StandardCharsets.US_ASCII));
-      return;
+      System.arraycopy(MIN_LONG, 0, b, p, MIN_LONG.length);
+      return p + MIN_LONG.length;
     }
     if (v < 0) {
-      buf[pos++] = '-';
+      b[p++] = '-';
       v = -v;
     }
     int len = 1;
     for (long x = v; x >= 10; x /= 10) {
       len++;
     }
-    int p = pos + len;
+    int q = p + len;
     do {
-      buf[--p] = (byte) ('0' + (int) (v % 10));
+      b[--q] = (byte) ('0' + (int) (v % 10));
       v /= 10;
     } while (v != 0);
-    pos += len;
+    return p + len;
   }
 
-  private void putInt(int v) {
+  private static int intDigits(byte[] b, int p, int v) {
     // The digit count without a branch per magnitude: a ladder of comparisons let C2 compile
     // only the magnitudes seen so far, and each longer number (tick 100000, 1000000, ...) then
     // deoptimised the writer and everything it was inlined into.
     int t = ((32 - Integer.numberOfLeadingZeros(v | 1)) * 1233) >>> 12; // about log10
     int len = t + 1 - (((v | 1) - POW10[t]) >>> 31); // one fewer when v < 10^t
-    byte[] b = buf;
-    int p = pos + len;
+    int q = p + len;
     while (v >= 100) { // two digits a division, as Integer.toString does
-      int q = v / 100;
-      int r = v - q * 100;
-      v = q;
-      b[--p] = ONES[r];
-      b[--p] = TENS[r];
+      int d = v / 100;
+      int r = v - d * 100;
+      v = d;
+      b[--q] = ONES[r];
+      b[--q] = TENS[r];
     }
     if (v >= 10) {
-      b[--p] = ONES[v];
-      b[--p] = TENS[v];
+      b[--q] = ONES[v];
+      b[--q] = TENS[v];
     } else {
-      b[--p] = (byte) ('0' + v);
+      b[--q] = (byte) ('0' + v);
     }
-    pos += len;
+    return p + len;
   }
 
+  private static final byte[] MIN_LONG =
+      "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
   private static final int[] POW10 = {
       1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
   private static final byte[] TENS = new byte[100];

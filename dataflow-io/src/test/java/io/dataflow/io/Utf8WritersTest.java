@@ -86,6 +86,90 @@ class Utf8WritersTest {
     }
   }
 
+  @Test
+  void rowsMatchTheCharacterWritersWhereverTheBufferFills() throws IOException {
+    // A row is written with one room check per part (the prefix, each name with its value):
+    // rows of names of every length from 1 to 40 and values of every length land each part
+    // on every offset of the 64 KiB buffer, so each check meets a full buffer somewhere.
+    String[] names = new String[40];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "n".repeat(i) + (char) ('a' + i % 26);
+    }
+    long[] ints = {0, 7, -1, 42_000, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, -1_000_000_007L,
+        Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
+    Random rnd = new Random(20261203L);
+    for (boolean json : new boolean[] {false, true}) {
+      CountingStream bytes = new CountingStream();
+      ByteArrayOutputStream chars = new ByteArrayOutputStream();
+      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
+      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
+      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
+          : new TextOutputWriter(w, false);
+      for (int t = 0; t < 60_000; t++) {
+        RowLayout layout = RowLayout.of(names[t % 40], names[(t * 7 + 3) % 40]);
+        Row row = layout.newRow();
+        for (int s = 0; s < 2; s++) {
+          int k = rnd.nextInt(6);
+          if (k < 3) {
+            row.setInt(s, ints[rnd.nextInt(ints.length)]);
+          } else if (k == 3) {
+            row.setBool(s, rnd.nextBoolean());
+          } else if (k == 4) {
+            row.set(s, Value.UNIT);
+          } // else NoVal
+        }
+        long tick = t % 1000 == 999 ? Long.MAX_VALUE - t : t;
+        fast.feed(tick, layout, row);
+        reference.feed(tick, layout, row);
+      }
+      assertThat(bytes.flushes).as("the writer flushes only when told to").isZero();
+      fast.flush();
+      assertThat(bytes.flushes).isEqualTo(1);
+      fast.close();
+      reference.close();
+      assertThat(bytes.toByteArray()).as("json %s", json).isEqualTo(chars.toByteArray());
+    }
+  }
+
+  @Test
+  void namesLongerThanTheBufferMatchTheCharacterWriters() throws IOException {
+    // The second name is longer than the buffer: it is replaced between two lines of a row.
+    RowLayout layout = RowLayout.of("b", "a".repeat(70_000), "ü".repeat(40_000));
+    for (boolean json : new boolean[] {false, true}) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ByteArrayOutputStream chars = new ByteArrayOutputStream();
+      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
+      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
+      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
+          : new TextOutputWriter(w, false);
+      for (int t = 0; t < 20; t++) {
+        Row row = layout.newRow();
+        row.setInt(0, -t * 1_000_003L);
+        row.setBool(1, t % 2 == 0);
+        if (t % 3 == 0) {
+          row.setInt(2, t);
+        } else if (t % 3 == 1) {
+          row.set(2, Value.UNIT);
+        }
+        fast.feed(t, layout, row);
+        reference.feed(t, layout, row);
+      }
+      fast.close();
+      reference.close();
+      assertThat(bytes.toByteArray()).as("json %s", json).isEqualTo(chars.toByteArray());
+    }
+  }
+
+  /** Keeps what is written and counts the flushes. */
+  private static final class CountingStream extends ByteArrayOutputStream {
+    int flushes;
+
+    @Override
+    public void flush() {
+      flushes++;
+    }
+  }
+
   private static Value value(Random rnd, int depth) {
     switch (rnd.nextInt(depth > 1 ? 7 : 9)) {
       case 0:
