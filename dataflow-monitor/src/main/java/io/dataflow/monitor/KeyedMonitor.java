@@ -222,27 +222,46 @@ public final class KeyedMonitor {
    *     tick of it throws the same), the other keys are unaffected
    */
   public long evaluate(Object key, long atNanos, Row input, Row output) {
-    Object state = keys.get(key);
-    if (state == null) {
-      state = newKey(Objects.requireNonNull(key, "key"));
-    }
+    Object state = stateOf(key);
     if (state instanceof long[] v) {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
       KeyedKernel k = kernel;
       if (k != null && k.tick(v, input, output)) {
-        if (resident == v) {
-          resident = null; // the working monitor's copy of this key is stale now
-        }
-        if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
-          codeRequested = true; // as a monitor's own code: generated once the keys proved busy
-          FusedCompiler.inBackground(() -> offerCode(k));
-        }
+        tickedInPlace(v, k);
         return t;
       }
       tick(key, v, null, input, output);
       return t;
-    } else if (state instanceof Boxed b) {
+    }
+    return evaluateWhole(key, state, atNanos, input, output);
+  }
+
+  /** The key's state, fresh state at tick 0 for a key seen for the first time. */
+  private Object stateOf(Object key) {
+    Object state = keys.get(key);
+    return state != null ? state : newKey(Objects.requireNonNull(key, "key"));
+  }
+
+  /** Bookkeeping after the kernel evaluated a tick of {@code v} in place. */
+  private void tickedInPlace(long[] v, KeyedKernel k) {
+    if (resident == v) {
+      resident = null; // the working monitor's copy of this key is stale now
+    }
+    if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
+      codeRequested = true; // as a monitor's own code: generated once the keys proved busy
+      FusedCompiler.inBackground(() -> offerCode(k));
+    }
+  }
+
+  /**
+   * A tick of a key held boxed or as a whole monitor (never in place): {@code output} gets its
+   * outputs.
+   *
+   * @return the key's tick that was evaluated
+   */
+  private long evaluateWhole(Object key, Object state, long atNanos, Row input, Row output) {
+    if (state instanceof Boxed b) {
       b.vector[KeyedLayout.LAST_SEEN] = atNanos;
       long t = b.vector[KeyedLayout.TICK];
       tick(key, b.vector, b.refs, input, output);
@@ -274,37 +293,19 @@ public final class KeyedMonitor {
    */
   private long evaluateInto(Object key, long atNanos, Row input, Row output, byte[] kinds,
       long[] bits, int at) {
-    Object state = keys.get(key);
-    if (state == null) {
-      state = newKey(Objects.requireNonNull(key, "key"));
-    }
+    Object state = stateOf(key);
     if (state instanceof long[] v) {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
       KeyedKernel k = kernel;
       if (k != null && k.tick(v, input, output, kinds, bits, at)) {
-        if (resident == v) {
-          resident = null; // the working monitor's copy of this key is stale now
-        }
-        if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
-          codeRequested = true; // as a monitor's own code: generated once the keys proved busy
-          FusedCompiler.inBackground(() -> offerCode(k));
-        }
+        tickedInPlace(v, k);
         return t;
       }
       tick(key, v, null, input, output);
       return ~t;
-    } else if (state instanceof Boxed b) {
-      b.vector[KeyedLayout.LAST_SEEN] = atNanos;
-      long t = b.vector[KeyedLayout.TICK];
-      tick(key, b.vector, b.refs, input, output);
-      return ~t;
     }
-    Full f = (Full) state;
-    f.lastSeenNanos = atNanos;
-    long t = f.monitor.nextTick();
-    f.monitor.evaluate(input, output);
-    return ~t;
+    return ~evaluateWhole(key, state, atNanos, input, output);
   }
 
   /**

@@ -168,6 +168,21 @@ public final class KeyedKernel {
    *     and the caller evaluates the tick on the working monitor
    */
   public boolean tick(long[] v, Row input, Row output) {
+    if (!accepts(v, input, output)) {
+      return false;
+    }
+    try {
+      return code.tick(v, work, constantBits, input, output);
+    } catch (RuntimeException e) {
+      return declined(e);
+    }
+  }
+
+  /**
+   * Whether a tick of {@code v} with these rows can run in place; switches to the generated code
+   * once it has arrived.
+   */
+  private boolean accepts(long[] v, Row input, Row output) {
     if (v.length != compactLength || input.width() != inputs
         || output.width() != outputSteps.length) {
       return false;
@@ -179,14 +194,15 @@ public final class KeyedKernel {
         interpreting = false;
       }
     }
-    try {
-      return code.tick(v, work, constantBits, input, output);
-    } catch (RuntimeException e) {
-      if (!mayFail) {
-        throw e; // a bug: nothing may throw in a kernel that cannot fail
-      }
-      return false; // an error of the tick: v was not written
+    return true;
+  }
+
+  /** A tick that threw: declined (v was not written), or rethrown when the kernel cannot fail. */
+  private boolean declined(RuntimeException e) {
+    if (!mayFail) {
+      throw e; // a bug: nothing may throw in a kernel that cannot fail
     }
+    return false;
   }
 
   /**
@@ -198,24 +214,13 @@ public final class KeyedKernel {
    * @return false when the tick was declined: {@code v} and the columns are then unchanged
    */
   public boolean tick(long[] v, Row input, Row output, byte[] kinds, long[] bits, int at) {
-    if (v.length != compactLength || input.width() != inputs
-        || output.width() != outputSteps.length) {
+    if (!accepts(v, input, output)) {
       return false;
-    }
-    if (interpreting) {
-      Code g = generated;
-      if (g != null) {
-        code = g;
-        interpreting = false;
-      }
     }
     try {
       return code.tick(v, work, constantBits, input, kinds, bits, at);
     } catch (RuntimeException e) {
-      if (!mayFail) {
-        throw e; // a bug: nothing may throw in a kernel that cannot fail
-      }
-      return false; // an error of the tick: v was not written
+      return declined(e);
     }
   }
 
