@@ -34,12 +34,12 @@ final class HandoffCounters implements Clock {
 
   @Override
   public long nanoTime() {
-    return System.nanoTime();
+    return SystemClock.INSTANCE.nanoTime();
   }
 
   @Override
   public Instant instant() {
-    return Instant.now();
+    return SystemClock.INSTANCE.instant();
   }
 
   @Override
@@ -49,10 +49,10 @@ final class HandoffCounters implements Clock {
 
   @Override
   public void parkUntil(long deadlineNanos) {
-    long t0 = System.nanoTime();
+    long t0 = SystemClock.INSTANCE.nanoTime();
     SystemClock.INSTANCE.parkUntil(deadlineNanos);
     parks.increment();
-    parkedNanos.add(System.nanoTime() - t0);
+    parkedNanos.add(SystemClock.INSTANCE.nanoTime() - t0);
   }
 
   private long ownerCpu() {
@@ -79,13 +79,13 @@ final class HandoffCounters implements Clock {
     parkedBefore = parkedNanos.sum();
     ownerCpuBefore = ownerCpu();
     producerCpuBefore = producerCpu(totals);
-    wallBefore = System.nanoTime();
+    wallBefore = SystemClock.INSTANCE.nanoTime();
   }
 
   /** The iteration's counters per tick. */
   String line(long[] totals) {
     double ticks = Math.max(1, totals[0] - before[0]);
-    double wall = System.nanoTime() - wallBefore;
+    double wall = SystemClock.INSTANCE.nanoTime() - wallBefore;
     return String.format(
         "%n[handoff-counters] ticks=%d rate=%.1fM/s backoffs/Mtick=%.0f ownerParks/Mtick=%.0f"
             + " ownerParked=%.0f%% ownerCpu=%.1fns/tick producerCpu=%.1fns/tick"
