@@ -7,6 +7,8 @@
 module io.dataflow.monitor {
   requires transitive io.dataflow.core;
   requires org.slf4j;
+  // sun.misc.Unsafe: the keyed kernel reads and writes a vector's packed kinds as bytes.
+  requires jdk.unsupported;
   // The generated classes are written with ASM; asm-util (optional) only lists and checks them.
   requires org.objectweb.asm;
   requires static org.objectweb.asm.util;

@@ -450,19 +450,78 @@ public final class KeyedKernel {
    * them and folds the positions). Not an API.
    */
   public static final class Steps {
+    /** Diagnostics: kinds read and written with shifts and masks, not as bytes ({@link #BYTES}). */
+    public static final String SHIFTS_PROPERTY = "dataflow.kernel.shifts";
+
     private Steps() {}
 
     private static long bits(long[] v, long[] cb, int at) {
       return at >= 0 ? v[at] : cb[~at];
     }
 
-    /** The kind at byte {@code at} of the vector (little endian), or a literal's. */
-    static byte get(long[] v, long[] cb, int at) {
-      return at >= 0 ? (byte) (v[at >>> 3] >>> (at << 3)) : (byte) cb[~at];
+    /**
+     * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
+     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go.
+     */
+    private static final sun.misc.Unsafe U = unsafe();
+    private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+    /**
+     * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
+     * little-endian machine (where byte {@code at} of a {@code long[]}'s memory is byte
+     * {@code at & 7} of element {@code at >>> 3}, which is how {@link KeyedLayout} packs the
+     * narrow part), unless {@value #SHIFTS_PROPERTY} is set; else with shifts and masks.
+     */
+    static final boolean BYTES = U != null
+        && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+        && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
+
+    private static sun.misc.Unsafe unsafe() {
+      try {
+        java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+        f.setAccessible(true);
+        return (sun.misc.Unsafe) f.get(null);
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return null; // the shifts then
+      }
     }
 
-    /** Writes the kind at byte {@code at} of the vector. */
+    /**
+     * The kind at byte {@code at} of the vector's memory (the narrow part, eight kinds to a
+     * {@code long}, little endian), or a literal's ({@code at < 0}).
+     *
+     * <p>With {@link #BYTES}, one byte load; else a shift of the element. A byte store and load
+     * instead of a read-modify-write of a word that a dozen kinds share: measured about 2.5 ns
+     * of a 26 ns {@code groupsum} tick (docs/performance.md, keyed monitors, eighth pass). The
+     * byte is the same either way; {@code at} is below the narrow part's end, inside a vector
+     * of the kernel's length (the builder checks it, {@link KeyedKernel#tick} checks the
+     * length), so no bounds check is left out that could fail.
+     */
+    static byte get(long[] v, long[] cb, int at) {
+      if (at < 0) {
+        return (byte) cb[~at];
+      }
+      if (BYTES) {
+        return U.getByte(v, BASE + at);
+      }
+      return getShifted(v, at);
+    }
+
+    /** Writes the kind at byte {@code at} of the vector's memory (as {@link #get} reads it). */
     static void put(long[] v, int at, byte kind) {
+      if (BYTES) {
+        U.putByte(v, BASE + at, kind);
+      } else {
+        putShifted(v, at, kind);
+      }
+    }
+
+    /** {@link #get} of a vector position with shifts (no {@code Unsafe}; tests compare). */
+    static byte getShifted(long[] v, int at) {
+      return (byte) (v[at >>> 3] >>> (at << 3));
+    }
+
+    /** {@link #put} with a read-modify-write of the element (no {@code Unsafe}). */
+    static void putShifted(long[] v, int at, byte kind) {
       int w = at >>> 3;
       int shift = at << 3;
       v[w] = v[w] & ~(0xFFL << shift) | (kind & 0xFFL) << shift;
@@ -960,6 +1019,11 @@ public final class KeyedKernel {
       }
       if (wide != layout.narrowAt) {
         throw new IllegalStateException("layout mismatch: " + wide + " != " + layout.narrowAt);
+      }
+      // Every kind, flag and ring position is a byte below narrow: inside a vector of the
+      // compact length, which get and put address without bounds checks (see Steps).
+      if (narrow > 8 * layout.compactLength()) {
+        throw new IllegalStateException("layout mismatch: byte " + narrow + " past the vector");
       }
     }
 
