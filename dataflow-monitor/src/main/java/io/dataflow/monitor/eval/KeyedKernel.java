@@ -595,6 +595,9 @@ public final class KeyedKernel {
       if (i < 0) {
         i += depth;
       }
+      // The head comes from the vector (a checkpoint's, too): a sample outside the ring would
+      // be read past its kinds, which get does not check (Unsafe); a valid head never is.
+      i = java.util.Objects.checkIndex(i, depth);
       byte t = get(v, cb, tags + i);
       if (t == Kind.NOVAL) {
         put(v, rt, get(v, cb, lt));
@@ -859,6 +862,7 @@ public final class KeyedKernel {
       if (h == depth) {
         h = 0;
       }
+      h = java.util.Objects.checkIndex(h, depth); // as in hist: never fails for a valid head
       put(v, pos, (byte) (h + 1));
       put(v, tags + h, get(v, cb, xt));
       v[bits + h] = v[xb];

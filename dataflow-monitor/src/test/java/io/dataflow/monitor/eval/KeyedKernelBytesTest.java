@@ -1,6 +1,7 @@
 package io.dataflow.monitor.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -29,6 +30,30 @@ class KeyedKernelBytesTest {
         throw new AssertionError("seed=" + seed + " (replay with -Ddataflow.seed=" + seed + ")",
             e);
       }
+    }
+  }
+
+  /**
+   * A ring's head comes from the vector, which a damaged checkpoint may hold: a head outside
+   * the ring fails the step before anything is read past the ring's kinds or written, instead
+   * of reaching memory that the byte access does not check.
+   */
+  @Test
+  void aRingHeadOutsideTheRingFailsBeforeTouchingTheVector() {
+    // Wide part: 3 payloads; narrow word 3: bytes 24 (head + 1), 25 (size), 26..28 (kinds of a
+    // ring of depth 3), 29 (the pushed value's kind), 30 and 31 (a read's result and last).
+    for (int head : new int[] {4, 5, 77, 200, 255}) {
+      long[] v = new long[4];
+      KeyedKernel.Steps.putShifted(v, 24, (byte) head);
+      KeyedKernel.Steps.putShifted(v, 25, (byte) 3);
+      long[] before = v.clone();
+      long[] cb = new long[0];
+      assertThatThrownBy(() -> KeyedKernel.Steps.push(v, cb, 29, 2, 24, 26, 0, 3))
+          .as("push, head %d", head).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(v).isEqualTo(before);
+      assertThatThrownBy(() -> KeyedKernel.Steps.hist(v, cb, 30, 0, 31, 1, 24, 26, 0, 3, 1))
+          .as("hist, head %d", head).isInstanceOf(IndexOutOfBoundsException.class);
+      assertThat(v).isEqualTo(before);
     }
   }
 
