@@ -490,8 +490,8 @@ public final class KeyedKernel {
      * {@code long}, little endian), or a literal's ({@code at < 0}).
      *
      * <p>With {@link #BYTES}, one byte load; else a shift of the element. A byte store and load
-     * instead of a read-modify-write of a word that a dozen kinds share: measured about 2.5 ns
-     * of a 26 ns {@code groupsum} tick (docs/performance.md, keyed monitors, eighth pass). The
+     * instead of a read-modify-write of a word that a dozen kinds share: measured 0.5 to 2.5 ns
+     * of a 25 ns {@code groupsum} tick (docs/performance.md, keyed monitors, eighth pass). The
      * byte is the same either way; {@code at} is below the narrow part's end, inside a vector
      * of the kernel's length (the builder checks it, {@link KeyedKernel#tick} checks the
      * length), so no bounds check is left out that could fail.
