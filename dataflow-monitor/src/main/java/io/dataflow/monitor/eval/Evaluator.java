@@ -106,7 +106,8 @@ public final class Evaluator {
     int n = spec.streams().size();
     this.tick = firstTick;
     this.cells = new StreamCell[n];
-    this.evaluating = new StreamCell[n];
+    // Only dynamic bodies evaluate streams on demand (enter() is theirs and their code's).
+    this.evaluating = spec.hasDynamic() ? new StreamCell[n] : StreamCell.NONE;
     Shape shape = (Shape) spec.evaluatorShape(Shape::new);
     this.recipes = shape.recipes;
     this.checkedTypes = shape.checkedTypes;
