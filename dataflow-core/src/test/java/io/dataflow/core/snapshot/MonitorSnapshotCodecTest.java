@@ -43,6 +43,43 @@ class MonitorSnapshotCodecTest {
   }
 
   @Test
+  void namesReadAgainAreTheSameAndNeverConfused() {
+    // Names are handed out again from a table of the last ones read (docs/decisions.md, "A
+    // monitor makes what it uses; a snapshot's names are read once"): many names, of which
+    // some share a slot, a long one, a non-ASCII one and the empty one, read twice each.
+    List<String> names = new java.util.ArrayList<>(List.of("", "x".repeat(65), "zé", "Aa", "BB"));
+    for (int i = 0; i < 3000; i++) {
+      names.add("s" + i);
+    }
+    for (int round = 0; round < 2; round++) {
+      for (String name : names) {
+        MonitorSnapshot s = new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, name + ".dsrv",
+            "key", 1, MonitorRevision.INITIAL, null, List.of(new StreamState(name, "input",
+                "Int", "f", Value.of(1), Value.NOVAL, 0, List.of(), List.of())));
+        MonitorSnapshot back = MonitorSnapshot.fromBytes(s.toBytes());
+        assertThat(back).as(name).isEqualTo(s);
+        assertThat(back.programName()).isEqualTo(name + ".dsrv");
+        assertThat(back.streams().get(0).name()).isEqualTo(name);
+      }
+    }
+    MonitorSnapshot once = MonitorSnapshot.fromBytes(sample().toBytes());
+    MonitorSnapshot twice = MonitorSnapshot.fromBytes(sample().toBytes());
+    assertThat(twice.programName()).isSameAs(once.programName());
+    assertThat(twice.streams().get(1).name()).isSameAs(once.streams().get(1).name());
+  }
+
+  @Test
+  void repeatedIntsAreReadAsTheSameValues() {
+    Value big = Value.of(123456789L);
+    MonitorSnapshot s = new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "p", "key", 1,
+        MonitorRevision.INITIAL, null, List.of(new StreamState("x", "input", "Int", "f", big,
+            Value.NOVAL, 3, List.of(big, Value.of(-99999L), big), List.of())));
+    MonitorSnapshot back = MonitorSnapshot.fromBytes(s.toBytes());
+    assertThat(back).isEqualTo(s);
+    assertThat(back.streams().get(0).history()).containsExactly(big, Value.of(-99999L), big);
+  }
+
+  @Test
   void healthySnapshotWithoutFailureRoundTrips() {
     MonitorSnapshot s = new MonitorSnapshot(1, "p", "k", 0, MonitorRevision.INITIAL, null,
         List.of());
