@@ -129,8 +129,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
   /**
    * The typed handles of the inputs and outputs, in slot order (see {@link #step()}), each made
    * on its first {@link #input}/{@link #output} call (owner thread): a restored monitor that is
-   * only evaluated with rows never makes them (docs/decisions.md, "A monitor makes what it
-   * uses; a snapshot's names are read once").
+   * only evaluated with rows never makes them (docs/decisions.md, "A monitor makes its handles
+   * and held values on first use").
    */
   private MonitorInput[] inputHandles;
   private MonitorOutput[] outputHandles;

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Monitors restored from one snapshot of one program share only what the program derives once
- * (docs/decisions.md, "A monitor makes what it uses; a snapshot's names are read once"): each
- * holds its own cells, rings, nodes, held values and handles. Two monitors restored from the same
+ * (docs/decisions.md, "A monitor makes its handles and held values on first use"): each holds
+ * its own cells, rings, nodes, held values and handles. Two monitors restored from the same
  * bytes, driven through different traces in interleaved ticks, each continue exactly as a third
  * monitor restored alone and driven through its trace (outputs and the snapshot bytes after
  * every tick), on seeded generated specifications (interpreted and generated code, absent

@@ -374,42 +374,6 @@ final class SnapshotCodec {
     return (int) crc.getValue() == stored;
   }
 
-  /**
-   * The short ASCII names read last, direct-mapped by their hash: the names of the programs a
-   * process restores recur in every snapshot it reads (docs/decisions.md, "A monitor makes what
-   * it uses; a snapshot's names are read once"). Strings are immutable: a race loses an entry, never
-   * hands out a wrong one (a found entry is compared with the bytes).
-   */
-  static final class Names {
-    static final int LONGEST = 64;
-    private static final int SIZE = 1024;
-    private static final String[] TABLE = new String[SIZE];
-
-    private Names() {}
-
-    private static int slot(int hash) {
-      return (hash * 0x9E3779B9) >>> 22; // SIZE is 2^10
-    }
-
-    /** The name with these ASCII bytes and {@code hash} (String's own), or null. */
-    static String find(int hash, byte[] data, int from, int len) {
-      String s = TABLE[slot(hash)];
-      if (s == null || s.length() != len) {
-        return null;
-      }
-      for (int i = 0; i < len; i++) {
-        if (s.charAt(i) != data[from + i]) {
-          return null;
-        }
-      }
-      return s;
-    }
-
-    static void keep(int hash, String s) {
-      TABLE[slot(hash)] = s;
-    }
-  }
-
   static final class In {
     final byte[] data;
     int pos;
@@ -476,33 +440,6 @@ final class SnapshotCodec {
     /** A string with a varint length (format version 2). */
     String vstr(String what) {
       return utf8(vcount(what, 1), what);
-    }
-
-    /**
-     * A program's or stream's name ({@link #vstr}): a short ASCII name read before is handed
-     * out again ({@link Names}), not decoded into a new string.
-     */
-    String name(String what) {
-      int len = vcount(what, 1);
-      if (len > Names.LONGEST) {
-        return utf8(len, what);
-      }
-      int h = 0;
-      for (int i = pos, end = pos + len; i < end; i++) {
-        byte b = data[i];
-        if (b < 0) {
-          return utf8(len, what);
-        }
-        h = 31 * h + b;
-      }
-      String s = Names.find(h, data, pos, len);
-      if (s == null) {
-        s = utf8(len, what);
-        Names.keep(h, s);
-        return s;
-      }
-      pos += len;
-      return s;
     }
 
     /** {@code n} bytes at the current position: 16 of a binary hash, say. */

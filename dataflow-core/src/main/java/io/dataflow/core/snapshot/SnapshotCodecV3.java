@@ -59,11 +59,6 @@ final class SnapshotCodecV3 {
 
   /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
   private final long[] recent = new long[RECENT];
-  /**
-   * Reading: the {@code Value}s of the Int literals in {@link #recent}'s slots (made on the first
-   * literal), so a reference to one hands out the same immutable value again.
-   */
-  private Value[] recentValues;
   private int written;
   /** 3 or 4. */
   private final int version;
@@ -402,7 +397,7 @@ final class SnapshotCodecV3 {
     if ((flags & ~(F_FAILURE | F_KEY_STRING | F_REVISION)) != 0) {
       throw new SnapshotException(flagsAt, "unknown header flags " + Integer.toHexString(flags));
     }
-    String program = in.name("the program name");
+    String program = in.vstr("the program name");
     int keyAt = in.pos;
     String key = (flags & F_KEY_STRING) != 0
         ? notAHash(in, keyAt, in.vstr("the definition key"), "the definition key", 16)
@@ -442,7 +437,7 @@ final class SnapshotCodecV3 {
 
   private StreamState stream(SnapshotCodec.In in) {
     int at = in.pos;
-    String name = in.name("a stream name");
+    String name = in.vstr("a stream name");
     int descAt = in.pos;
     int desc = in.u8("a stream descriptor");
     int typeCode = (desc >>> 2) & 7;
@@ -539,12 +534,7 @@ final class SnapshotCodecV3 {
               + "is shorter)");
         }
         remember(x);
-        Value v = Value.of(x);
-        if (recentValues == null) {
-          recentValues = new Value[RECENT];
-        }
-        recentValues[(written - 1) & (RECENT - 1)] = v;
-        return v;
+        return Value.of(x);
       }
       case SnapshotCodecV2.T_FLOAT:
         return Value.of(Double.longBitsToDouble(in.i64("a Float")));
@@ -561,7 +551,7 @@ final class SnapshotCodecV3 {
             throw new SnapshotException(at, "a reference to Int literal " + (k + 1)
                 + " back, but " + written + " were written");
           }
-          return recentValues[(written - 1 - k) & (RECENT - 1)];
+          return Value.of(recent[(written - 1 - k) & (RECENT - 1)]);
         }
         throw new SnapshotException(at, "unknown value tag " + tag);
     }

@@ -41,8 +41,8 @@ public final class StreamCell extends Node {
    * arrived before; computed streams keep it in programs with dynamic properties.
    *
    * <p>Null until a value is first held or the slot is first asked for ({@link #held()}): most
-   * cells of a restored monitor never need one (docs/decisions.md, "A monitor makes what it
-   * uses; a snapshot's names are read once"). Once made, it is the same slot for the cell's life (the
+   * cells of a restored monitor never need one (docs/decisions.md, "A monitor makes its handles
+   * and held values on first use"). Once made, it is the same slot for the cell's life (the
    * keyed kernel's layout keeps it by identity).
    */
   private Slot heldPresent;
