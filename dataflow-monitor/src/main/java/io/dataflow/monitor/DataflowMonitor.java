@@ -123,9 +123,17 @@ public final class DataflowMonitor implements RevisionedMonitor {
   final DataflowProgram program;
   /** The streams' state and the interpreter (the tests read its state). */
   final Evaluator evaluator;
-  /** The typed handles of the inputs and outputs, in slot order (see {@link #step()}). */
-  private final MonitorInput[] inputHandles;
-  private final MonitorOutput[] outputHandles;
+  /** The widths of the input and output rows (the program's inputs and outputs). */
+  private final int inputWidth;
+  private final int outputWidth;
+  /**
+   * The typed handles of the inputs and outputs, in slot order (see {@link #step()}), each made
+   * on its first {@link #input}/{@link #output} call (owner thread): a restored monitor that is
+   * only evaluated with rows never makes them (docs/decisions.md, "A monitor makes its handles
+   * and held values on first use").
+   */
+  private MonitorInput[] inputHandles;
+  private MonitorOutput[] outputHandles;
   /** The tick path: generated code, or {@link Interpreted} until it exists (owner thread). */
   private FusedStreams fused;
   /** A background generation's outcome, taken by the owner at a tick boundary. */
@@ -146,17 +154,34 @@ public final class DataflowMonitor implements RevisionedMonitor {
   private boolean retired;
 
   private DataflowMonitor(DataflowProgram program, Options options) {
-    this(program, options, null, null, null);
+    this(program, options, options.firstTick(), null, null, null);
+  }
+
+  /** The body settings of the default cache size, per fusion mode (immutable, shared). */
+  private static final Evaluator.BodySettings[] DEFAULT_BODIES = {
+      new Evaluator.BodySettings(Options.DEFAULT.dynamicCacheSize(), null, false),
+      new Evaluator.BodySettings(Options.DEFAULT.dynamicCacheSize(), FusedCompiler.BODIES, true),
+      new Evaluator.BodySettings(Options.DEFAULT.dynamicCacheSize(), FusedCompiler.BODIES,
+          false)};
+
+  /** The evaluator's body settings for these options (shared for the default cache size). */
+  private static Evaluator.BodySettings bodySettings(Options options) {
+    Fusion fusion = options.fusion();
+    if (options.dynamicCacheSize() == Options.DEFAULT.dynamicCacheSize()) {
+      return DEFAULT_BODIES[fusion.ordinal()];
+    }
+    return new Evaluator.BodySettings(options.dynamicCacheSize(),
+        fusion == Fusion.OFF ? null : FusedCompiler.BODIES, fusion == Fusion.EAGER);
   }
 
   /**
    * Builds a monitor; with a donor, takes over the donor's stream cells by name (history
    * resized or cleared as {@code mapping} says) and the root nodes of exactly matching streams.
    */
-  private DataflowMonitor(DataflowProgram program, Options options, DataflowMonitor donor,
-      TransferMapping mapping, List<List<String>> report) {
+  private DataflowMonitor(DataflowProgram program, Options options, long firstTick,
+      DataflowMonitor donor, TransferMapping mapping, List<List<String>> report) {
     this.program = program;
-    this.firstTick = options.firstTick();
+    this.firstTick = firstTick;
     this.fusion = options.fusion();
     Evaluator.Takeover takeover = null;
     if (donor != null) {
@@ -170,21 +195,11 @@ public final class DataflowMonitor implements RevisionedMonitor {
       }
       takeover = new Evaluator.Takeover(donor.evaluator, keepState, keepHistory);
     }
-    this.evaluator = new Evaluator(program.spec, options.firstTick(),
-        new Evaluator.BodySettings(options.dynamicCacheSize(),
-            fusion == Fusion.OFF ? null : FusedCompiler.BODIES, fusion == Fusion.EAGER),
-        this::bodyInstalled, takeover, report);
-    StreamCell[] inputCells = evaluator.inputCells();
-    this.inputHandles = new MonitorInput[inputCells.length];
-    for (int i = 0; i < inputCells.length; i++) {
-      inputHandles[i] = new MonitorInput(this, inputCells[i].name,
-          evaluator.checkedTypes()[inputCells[i].index], evaluator.staged()[i]);
-    }
-    StreamCell[] outputCells = evaluator.outputCells();
-    this.outputHandles = new MonitorOutput[outputCells.length];
-    for (int i = 0; i < outputCells.length; i++) {
-      outputHandles[i] = new MonitorOutput(this, outputCells[i]);
-    }
+    // Only a dynamic property installs bodies: without one, no callback is made.
+    this.evaluator = new Evaluator(program.spec, firstTick, bodySettings(options),
+        program.spec.hasDynamic() ? this::bodyInstalled : null, takeover, report);
+    this.inputWidth = evaluator.inputCells().length;
+    this.outputWidth = evaluator.outputCells().length;
     this.fused = new Interpreted();
     this.fusionRequested = fusion != Fusion.BACKGROUND;
     switch (fusion) {
@@ -223,8 +238,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
     donor.requireHealthy();
     List<List<String>> report = List.of(new ArrayList<>(), new ArrayList<>(),
         new ArrayList<>());
-    DataflowMonitor next = new DataflowMonitor(target,
-        options.withFirstTick(donor.evaluator.tick()), donor, mapping, report);
+    DataflowMonitor next = new DataflowMonitor(target, options, donor.evaluator.tick(), donor,
+        mapping, report);
     next.revision = donor.revision.nextRoot();
     donor.retired = true;
     return new Transition(next, new ContextTransferReport(report.get(0), report.get(1),
@@ -368,7 +383,7 @@ public final class DataflowMonitor implements RevisionedMonitor {
       Options options) {
     Objects.requireNonNull(program, "program");
     Objects.requireNonNull(snapshot, "snapshot");
-    Options opts = options.withFirstTick(snapshot.nextTick());
+    Objects.requireNonNull(options, "options");
     if (MonitorSnapshot.sameHash(snapshot.definitionKey(), program.definitionKey())) {
       StreamState[] states = new StreamState[program.streams().size()];
       for (DataflowProgram.StreamDefinition d : program.streams()) {
@@ -381,7 +396,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
         }
         states[d.index()] = s;
       }
-      DataflowMonitor next = create(program, opts);
+      DataflowMonitor next = new DataflowMonitor(program, options, snapshot.nextTick(), null,
+          null, null);
       StateWalker.Scratch scratch = new StateWalker.Scratch();
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StateWalker.loadStream(next.evaluator, next.evaluator.cells()[d.index()],
@@ -404,7 +420,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
           : new DataflowProgram.StreamDefinition(s.name(), role(s), s.declaredType(),
               s.fingerprint(), s.historyDepth(), 0, null));
     }, snapshot.definitionKey(), program);
-    DataflowMonitor next = create(program, opts);
+    DataflowMonitor next = new DataflowMonitor(program, options, snapshot.nextTick(), null, null,
+        null);
     List<String> historiesRetained = new ArrayList<>();
     StateWalker.Scratch scratch = new StateWalker.Scratch();
     for (DataflowProgram.StreamDefinition d : program.streams()) {
@@ -530,8 +547,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
   @Override
   public void evaluate(Row input, Row output) {
     // The fast path is kept small so the JIT can inline the whole tick into the caller.
-    if (failure == null && !retired && input.width() == inputHandles.length
-        && output.width() == outputHandles.length) {
+    if (failure == null && !retired && input.width() == inputWidth
+        && output.width() == outputWidth) {
       try {
         fused.run(input, output);
       } catch (Throwable e) {
@@ -544,8 +561,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
     // A row of the wrong width is the caller's mistake, not a runtime error of the spec: it
     // must neither poison the monitor nor fail after the tick was committed (output rows are
     // written last).
-    requireWidth(input, inputHandles.length, "input");
-    requireWidth(output, outputHandles.length, "output");
+    requireWidth(input, inputWidth, "input");
+    requireWidth(output, outputWidth, "output");
   }
 
   /**
@@ -568,17 +585,17 @@ public final class DataflowMonitor implements RevisionedMonitor {
   @Override
   public void evaluate(TickColumns input, TickColumns output) {
     refuseTickIfUnhealthy();
-    if (input.width() != inputHandles.length || output.width() != outputHandles.length) {
+    if (input.width() != inputWidth || output.width() != outputWidth) {
       throw new IllegalArgumentException("columns of widths " + input.width() + " and "
-          + output.width() + " for a program with " + inputHandles.length + " inputs and "
-          + outputHandles.length + " outputs");
+          + output.width() + " for a program with " + inputWidth + " inputs and "
+          + outputWidth + " outputs");
     }
     int n = input.size();
     if (output.capacity() < n) {
       throw new IllegalArgumentException("output columns hold " + output.capacity()
           + " ticks, the batch has " + n);
     }
-    for (int j = 0; j < outputHandles.length; j++) {
+    for (int j = 0; j < outputWidth; j++) {
       output.clearReferences(j, 0, n); // the loop writes kinds and payloads only
     }
     int done = 0;
@@ -597,8 +614,8 @@ public final class DataflowMonitor implements RevisionedMonitor {
         // Else the loop stopped early for the dense loop: it is offered the rest.
         while (reached == from && done < until) {
           if (batchIn == null) {
-            batchIn = new Row(inputHandles.length);
-            batchOut = new Row(outputHandles.length);
+            batchIn = new Row(inputWidth);
+            batchOut = new Row(outputWidth);
           }
           input.copyTo(done, batchIn);
           fused.run(batchIn, batchOut);
@@ -856,7 +873,17 @@ public final class DataflowMonitor implements RevisionedMonitor {
       throw new IllegalArgumentException("'" + name + "' is not an input of " + program.name()
           + "; its inputs are " + program.inputs().names());
     }
-    return inputHandles[slot];
+    MonitorInput[] handles = inputHandles;
+    if (handles == null) {
+      handles = inputHandles = new MonitorInput[inputWidth];
+    }
+    MonitorInput h = handles[slot];
+    if (h == null) {
+      StreamCell c = evaluator.inputCells()[slot];
+      h = handles[slot] = new MonitorInput(this, c.name, evaluator.checkedTypes()[c.index],
+          evaluator.staged()[slot]);
+    }
+    return h;
   }
 
   /**
@@ -871,7 +898,15 @@ public final class DataflowMonitor implements RevisionedMonitor {
       throw new IllegalArgumentException("'" + name + "' is not an output of "
           + program.name() + "; its outputs are " + program.outputs().names());
     }
-    return outputHandles[slot];
+    MonitorOutput[] handles = outputHandles;
+    if (handles == null) {
+      handles = outputHandles = new MonitorOutput[outputWidth];
+    }
+    MonitorOutput h = handles[slot];
+    if (h == null) {
+      h = handles[slot] = new MonitorOutput(this, evaluator.outputCells()[slot]);
+    }
+    return h;
   }
 
   /** Turns what a tick threw into the monitor's failure (poisoning it) and returns it. */

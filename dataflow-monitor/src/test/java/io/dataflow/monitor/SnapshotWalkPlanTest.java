@@ -97,7 +97,7 @@ class SnapshotWalkPlanTest {
     }
   }
 
-  private static Map<String, Value> row(Random rnd) {
+  static Map<String, Value> row(Random rnd) {
     Map<String, Value> row = new HashMap<>();
     if (rnd.nextInt(5) != 0) {
       row.put("x", Value.of(rnd.nextInt(2000) - 1000));

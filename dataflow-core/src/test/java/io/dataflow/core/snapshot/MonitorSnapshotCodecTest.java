@@ -43,6 +43,38 @@ class MonitorSnapshotCodecTest {
   }
 
   @Test
+  void namesOfEveryShapeRoundTrip() {
+    // Many names, a long one, a non-ASCII one, the empty one and two with one String hash,
+    // each read twice.
+    List<String> names = new java.util.ArrayList<>(List.of("", "x".repeat(65), "zé", "Aa", "BB"));
+    for (int i = 0; i < 3000; i++) {
+      names.add("s" + i);
+    }
+    for (int round = 0; round < 2; round++) {
+      for (String name : names) {
+        MonitorSnapshot s = new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, name + ".dsrv",
+            "key", 1, MonitorRevision.INITIAL, null, List.of(new StreamState(name, "input",
+                "Int", "f", Value.of(1), Value.NOVAL, 0, List.of(), List.of())));
+        MonitorSnapshot back = MonitorSnapshot.fromBytes(s.toBytes());
+        assertThat(back).as(name).isEqualTo(s);
+        assertThat(back.programName()).isEqualTo(name + ".dsrv");
+        assertThat(back.streams().get(0).name()).isEqualTo(name);
+      }
+    }
+  }
+
+  @Test
+  void repeatedIntsAreReadBack() {
+    Value big = Value.of(123456789L);
+    MonitorSnapshot s = new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "p", "key", 1,
+        MonitorRevision.INITIAL, null, List.of(new StreamState("x", "input", "Int", "f", big,
+            Value.NOVAL, 3, List.of(big, Value.of(-99999L), big), List.of())));
+    MonitorSnapshot back = MonitorSnapshot.fromBytes(s.toBytes());
+    assertThat(back).isEqualTo(s);
+    assertThat(back.streams().get(0).history()).containsExactly(big, Value.of(-99999L), big);
+  }
+
+  @Test
   void healthySnapshotWithoutFailureRoundTrips() {
     MonitorSnapshot s = new MonitorSnapshot(1, "p", "k", 0, MonitorRevision.INITIAL, null,
         List.of());

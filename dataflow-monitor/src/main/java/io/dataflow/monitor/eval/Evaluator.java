@@ -106,7 +106,8 @@ public final class Evaluator {
     int n = spec.streams().size();
     this.tick = firstTick;
     this.cells = new StreamCell[n];
-    this.evaluating = new StreamCell[n];
+    // Only dynamic bodies evaluate streams on demand (enter() is theirs and their code's).
+    this.evaluating = spec.hasDynamic() ? new StreamCell[n] : StreamCell.NONE;
     Shape shape = (Shape) spec.evaluatorShape(Shape::new);
     this.recipes = shape.recipes;
     this.checkedTypes = shape.checkedTypes;
@@ -115,7 +116,7 @@ public final class Evaluator {
     this.eagerBodies = settings.eager();
     this.bodyInstalled = bodyInstalled;
     Evaluator donor = takeover == null ? null : takeover.donor();
-    boolean[] keepState = new boolean[n];
+    boolean[] keepState = donor == null ? null : new boolean[n];
     for (int i = 0; i < n; i++) {
       String name = spec.streams().get(i).name();
       int depth = spec.historyDepth()[i];
@@ -156,7 +157,7 @@ public final class Evaluator {
       donor.bodies.evaluator = this; // kept bodies now read this evaluator's cells
     }
     for (StreamCell c : order) {
-      if (keepState[c.index] && c.root != null) {
+      if (keepState != null && keepState[c.index] && c.root != null) {
         if (report != null) {
           report.get(0).add(c.name);
         }
@@ -241,13 +242,23 @@ public final class Evaluator {
   private static StreamCell[] select(StreamCell[] from,
       java.util.function.Predicate<StreamCell> keep) {
     int n = 0;
-    StreamCell[] out = new StreamCell[from.length];
+    for (StreamCell c : from) {
+      if (keep.test(c)) {
+        n++;
+      }
+    }
+    if (n == 0) {
+      return StreamCell.NONE;
+    }
+    // Counted first: one array of the right size, no copy.
+    StreamCell[] out = new StreamCell[n];
+    n = 0;
     for (StreamCell c : from) {
       if (keep.test(c)) {
         out[n++] = c;
       }
     }
-    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    return out;
   }
 
   /** Takes over a donor's cell: the nodes that read it keep working. */

@@ -427,7 +427,7 @@ public final class StateWalker {
     List<OperatorState> ops = List.of();
     // The held value as it is: read only while the cell is NoVal, and kept only where a reader
     // exists (inputs, dynamic programs); saving it raw keeps a restored monitor identical.
-    Slot present = cell.heldPresent();
+    Slot present = cell.heldOrNoVal();
     Value current;
     Value last;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION) {
@@ -472,7 +472,7 @@ public final class StateWalker {
   /** {@link #writeStream} by the plan; false, with nothing written, when it does not apply. */
   private static boolean writeDirect(StreamCell cell, String role, String declaredType,
       String fingerprint, Scratch scratch, SnapshotWriter out) {
-    Slot present = cell.heldPresent();
+    Slot present = cell.heldOrNoVal();
     HistoryRing history = cell.ring;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION
         || (history != null && holdsFunction(history))) {

@@ -39,8 +39,16 @@ public final class StreamCell extends Node {
    * read only while the cell holds NoVal, so a tick with present values stores nothing. Inputs
    * always keep it, so a body activated by a later reconfiguration still sees an input that
    * arrived before; computed streams keep it in programs with dynamic properties.
+   *
+   * <p>Null until a value is first held or the slot is first asked for ({@link #held()}): most
+   * cells of a restored monitor never need one (docs/decisions.md, "A monitor makes its handles
+   * and held values on first use"). Once made, it is the same slot for the cell's life (the
+   * keyed kernel's layout keeps it by identity).
    */
-  private final Slot heldPresent = new Slot();
+  private Slot heldPresent;
+
+  /** A NoVal that is only read (what {@link #heldOrNoVal()} returns before a value was held). */
+  private static final Slot NO_HELD = new Slot();
   /** Operator state committed after each successful row. */
   public final List<Committable> commits = new ArrayList<>(0);
   /** Whether {@link #commits} may grow while ticks run (lambda call sites register lazily). */
@@ -62,13 +70,22 @@ public final class StreamCell extends Node {
   /** Before this tick's value (of kind {@code newTag}) replaces the cell's: see heldPresent. */
   public void overwriting(byte newTag) {
     if (newTag == io.dataflow.core.Kind.NOVAL && tag != io.dataflow.core.Kind.NOVAL) {
-      heldPresent.set(this);
+      held().set(this);
     }
+  }
+
+  /** The held slot, made on first use. */
+  private Slot held() {
+    Slot h = heldPresent;
+    if (h == null) {
+      h = heldPresent = new Slot();
+    }
+    return h;
   }
 
   /** The run's last non-NoVal value (NoVal before the first one). */
   public Slot lastPresent() {
-    return tag == io.dataflow.core.Kind.NOVAL ? heldPresent : this;
+    return tag == io.dataflow.core.Kind.NOVAL ? held() : this;
   }
 
   /**
@@ -89,23 +106,33 @@ public final class StreamCell extends Node {
 
   /** Generated batch code: the run's last present value, while the cell holds NoVal. */
   public void holdPresent(byte presentTag, long presentBits) {
-    heldPresent.setRaw(presentTag, presentBits, null);
+    held().setRaw(presentTag, presentBits, null);
   }
 
   /** Snapshots: the held last present value as it is (see heldPresent), stale or not. */
   Slot heldPresent() {
-    return heldPresent;
+    return held();
+  }
+
+  /** Snapshot writers: the held value to read, without making the slot (never written). */
+  Slot heldOrNoVal() {
+    Slot h = heldPresent;
+    return h == null ? NO_HELD : h;
   }
 
   /** Snapshot restore: this cell's value and the run's last present value. */
   void restore(Slot current, Slot present) {
     set(current);
-    heldPresent.set(present);
+    if (heldPresent != null || present.tag != io.dataflow.core.Kind.NOVAL) {
+      held().set(present);
+    }
   }
 
   /** Forgets the run's last present value (and so this cell's value, until it is next set). */
   void forgetPresent() {
-    heldPresent.setNoVal();
+    if (heldPresent != null) {
+      heldPresent.setNoVal();
+    }
     setNoVal();
   }
 
