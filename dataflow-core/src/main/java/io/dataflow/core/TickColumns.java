@@ -119,6 +119,15 @@ public final class TickColumns {
     return payloads[slot][tick];
   }
 
+  /**
+   * The reference payload of the value of {@code slot} at tick {@code tick} (null for the scalar
+   * kinds), as {@link Row#ref} holds it; unlike {@link #refs(int)} it reads without marking the
+   * column as written.
+   */
+  public Object ref(int slot, int tick) {
+    return referenced[slot] ? refs[slot][tick] : null;
+  }
+
   /** The value of {@code slot} at tick {@code tick}, boxed. */
   public Value get(int slot, int tick) {
     return Kind.box(kinds[slot][tick], payloads[slot][tick], refs[slot][tick]);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.dataflow.core.Kind;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.ValueFormat;
 import io.dataflow.io.internal.JsonValues;
 import java.io.IOException;
@@ -101,6 +102,64 @@ final class Utf8JsonLinesWriter extends Utf8OutputWriter {
       } else {
         pos = p;
         value(kind, row.bits(i), row.ref(i));
+        continue;
+      }
+      pos = p;
+    }
+    ensure(3);
+    b = buf;
+    p = pos;
+    b[p] = '}';
+    b[p + 1] = '}';
+    b[p + 2] = '\n';
+    pos = p + 3;
+  }
+
+  /** As {@link #feed(long, RowLayout, Row)}, over tick {@code t} of a batch's columns. */
+  @Override
+  void row(long tick, TickColumns c, int t) throws IOException {
+    int n = c.width();
+    int first = 0;
+    while (first < n && c.kind(first, t) == Kind.NOVAL) {
+      first++;
+    }
+    if (first == n) {
+      return; // no present output: no line, as in the text format
+    }
+    byte[][] names = this.names;
+    ensure(TICK.length + 20 + OUTPUTS.length);
+    byte[] b = buf;
+    int p = pos;
+    System.arraycopy(TICK, 0, b, p, TICK.length);
+    p = digits(b, p + TICK.length, tick);
+    System.arraycopy(OUTPUTS, 0, b, p, OUTPUTS.length);
+    pos = p + OUTPUTS.length;
+    for (int i = first; i < n; i++) {
+      byte kind = c.kind(i, t);
+      if (kind == Kind.NOVAL) {
+        continue;
+      }
+      byte[] name = names[i];
+      ensure(name.length + 21); // a comma, the name, and an Int (20), a Bool or Unit
+      b = buf;
+      p = pos;
+      if (i != first) {
+        b[p++] = ',';
+      }
+      System.arraycopy(name, 0, b, p, name.length);
+      p += name.length;
+      if (kind == Kind.INT) {
+        p = digits(b, p, c.bits(i, t));
+      } else if (kind == Kind.BOOL) {
+        byte[] word = c.bits(i, t) != 0 ? TRUE : FALSE;
+        System.arraycopy(word, 0, b, p, word.length);
+        p += word.length;
+      } else if (kind == Kind.UNIT) {
+        System.arraycopy(NULL, 0, b, p, NULL.length);
+        p += NULL.length;
+      } else {
+        pos = p;
+        value(kind, c.bits(i, t), c.ref(i, t));
         continue;
       }
       pos = p;

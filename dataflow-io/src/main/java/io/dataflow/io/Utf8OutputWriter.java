@@ -1,7 +1,9 @@
 package io.dataflow.io;
 
 import io.dataflow.core.RowLayout;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.spi.OutputWriter;
+import io.dataflow.io.internal.ColumnWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Thread-safety: owner thread only.
  */
-abstract class Utf8OutputWriter implements OutputWriter {
+abstract class Utf8OutputWriter implements OutputWriter, ColumnWriter {
   private static final int BUFFER = 1 << 16;
   private final OutputStream out;
   private final boolean closeTarget;
@@ -27,6 +29,7 @@ abstract class Utf8OutputWriter implements OutputWriter {
   /** Per output slot: its name as the format writes it before a value, UTF-8. */
   byte[][] names;
   private final StringBuilder chars = new StringBuilder(64);
+  private int written; // rows of the last columnar feed
 
   Utf8OutputWriter(OutputStream out, boolean closeTarget) {
     this.out = out;
@@ -35,6 +38,37 @@ abstract class Utf8OutputWriter implements OutputWriter {
 
   /** The name prefix of each slot of {@code layout}, as {@link #names} holds them. */
   abstract byte[] nameBytes(String name) throws IOException;
+
+  /**
+   * A batch's rows, one {@link #row} call each. The loop is all there is here, so that its
+   * compiles (on-stack, then normal) stay small; {@link #row} is compiled by itself.
+   */
+  @Override
+  public final void feed(long firstTick, RowLayout layout, TickColumns columns, int from,
+      int to) throws IOException {
+    useLayout(layout);
+    int t = from;
+    try {
+      for (; t < to; t++) {
+        row(firstTick + (t - from), columns, t);
+      }
+    } finally {
+      written = t - from;
+    }
+  }
+
+  @Override
+  public final int written() {
+    return written;
+  }
+
+  /**
+   * Tick {@code t} of {@code columns}, the outputs of tick {@code tick}, after
+   * {@link #useLayout} of their layout: the bytes {@code feed(tick, layout, row)} writes for the
+   * same values. Longer than C2 inlines into a hot caller, like {@code feed} (docs/decisions.md,
+   * "A writer's row is one method, too long to inline").
+   */
+  abstract void row(long tick, TickColumns columns, int t) throws IOException;
 
   /** Makes {@link #names} those of {@code l} (once per layout: reconfigurations change it). */
   final void useLayout(RowLayout l) throws IOException {

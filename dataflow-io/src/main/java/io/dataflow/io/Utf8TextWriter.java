@@ -3,6 +3,7 @@ package io.dataflow.io;
 import io.dataflow.core.Kind;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.ValueFormat;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -83,6 +84,57 @@ final class Utf8TextWriter extends Utf8OutputWriter {
         pos = p + EQUALS.length;
         StringBuilder sb = chars();
         ValueFormat.appendTo(sb, kind, row.bits(i), row.ref(i));
+        putText(sb);
+        put((byte) '\n');
+      }
+    }
+  }
+
+  /** As {@link #feed(long, RowLayout, Row)}, over tick {@code t} of a batch's columns. */
+  @Override
+  void row(long tick, TickColumns c, int t) throws IOException {
+    byte[][] names = this.names;
+    int tickAt = 0; // the tick's digits in the buffer, once written for the row's first line
+    int tickLength = 0;
+    int tickDrains = 0;
+    for (int i = 0, n = c.width(); i < n; i++) {
+      byte kind = c.kind(i, t);
+      if (kind == Kind.NOVAL) {
+        continue;
+      }
+      byte[] name = names[i];
+      // The name, the tick (20), "] = Int(" and an Int (20) and ")\n"; the other lines' parts
+      // before the value are shorter.
+      ensure(name.length + 50);
+      byte[] b = buf;
+      int p = pos;
+      System.arraycopy(name, 0, b, p, name.length);
+      p += name.length;
+      if (tickLength > 0 && tickDrains == drains) {
+        // a further line of the row: its tick's digits are still in the buffer
+        System.arraycopy(b, tickAt, b, p, tickLength);
+        p += tickLength;
+      } else {
+        tickAt = p;
+        p = digits(b, p, tick);
+        tickLength = p - tickAt;
+        tickDrains = drains;
+      }
+      if (kind == Kind.INT) {
+        System.arraycopy(INT, 0, b, p, INT.length);
+        p = digits(b, p + INT.length, c.bits(i, t));
+        b[p] = ')';
+        b[p + 1] = '\n';
+        pos = p + 2;
+      } else if (kind == Kind.BOOL) {
+        byte[] rest = c.bits(i, t) != 0 ? BOOL_TRUE : BOOL_FALSE;
+        System.arraycopy(rest, 0, b, p, rest.length);
+        pos = p + rest.length;
+      } else {
+        System.arraycopy(EQUALS, 0, b, p, EQUALS.length);
+        pos = p + EQUALS.length;
+        StringBuilder sb = chars();
+        ValueFormat.appendTo(sb, kind, c.bits(i, t), c.ref(i, t));
         putText(sb);
         put((byte) '\n');
       }

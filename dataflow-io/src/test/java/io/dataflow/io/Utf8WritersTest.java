@@ -170,7 +170,7 @@ class Utf8WritersTest {
     }
   }
 
-  private static Value value(Random rnd, int depth) {
+  static Value value(Random rnd, int depth) {
     switch (rnd.nextInt(depth > 1 ? 7 : 9)) {
       case 0:
         return Value.of(pick(rnd, new long[] {0, -1, 7, Integer.MAX_VALUE,

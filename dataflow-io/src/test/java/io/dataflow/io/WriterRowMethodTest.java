@@ -25,6 +25,12 @@ class WriterRowMethodTest {
         .isGreaterThan(FREQ_INLINE_SIZE);
     assertThat(codeLengths(Utf8TextWriter.class).get("feed"))
         .isGreaterThan(FREQ_INLINE_SIZE);
+    // the same rows read from a batch's columns (docs/decisions.md, "A batch's outputs go to a
+    // byte writer in columns")
+    assertThat(codeLengths(Utf8JsonLinesWriter.class).get("row"))
+        .isGreaterThan(FREQ_INLINE_SIZE);
+    assertThat(codeLengths(Utf8TextWriter.class).get("row"))
+        .isGreaterThan(FREQ_INLINE_SIZE);
   }
 
   /** The bytecode length of each method of a class, by name (the class file's Code). */

@@ -36,6 +36,8 @@ public final class DirectDataflowEngine {
 
   private Monitor monitor; // owner thread only
   private final OutputWriter writer;
+  /** The writer when it is a session: a batch's outputs then go to it in columns. */
+  private final OutputSession session;
   private final ExecutionPolicy policy;
   private final Warnings warnings;
   private final Set<String> warned = new HashSet<>();
@@ -57,6 +59,7 @@ public final class DirectDataflowEngine {
       Warnings warnings) {
     this.monitor = Objects.requireNonNull(monitor, "monitor");
     this.writer = Objects.requireNonNull(writer, "writer");
+    this.session = writer instanceof OutputSession s ? s : null;
     this.policy = Objects.requireNonNull(policy, "policy");
     this.warnings = Objects.requireNonNull(warnings, "warnings");
     rebuildLayouts();
@@ -156,10 +159,36 @@ public final class DirectDataflowEngine {
     return -1;
   }
 
-  /** Feeds the first {@code n} ticks of the output columns, flushing as the policy says. */
+  /**
+   * Feeds the first {@code n} ticks of the output columns, flushing as the policy says: to a
+   * session in columns, a run of ticks per call up to the next flush (one call per batch when
+   * the policy flushes less often than that), otherwise a row at a time.
+   */
   private void feed(long first, int n) throws IOException {
     TickColumns out = batchOut;
     Row row = output;
+    OutputSession s = session;
+    if (s != null) {
+      int flushEvery = policy.flushEvery();
+      for (int t = 0; t < n; ) {
+        int run = Math.min(n - t, Math.max(1, flushEvery - unflushed));
+        try {
+          s.feed(first + t, outputLayout, out, t, t + run, row);
+        } catch (IOException | RuntimeException e) {
+          int fed = s.fed(); // as a row at a time: the rows before the failing one count
+          ticksOut += fed;
+          unflushed += fed;
+          throw e;
+        }
+        ticksOut += run;
+        t += run;
+        unflushed += run;
+        if (unflushed >= flushEvery) {
+          flush();
+        }
+      }
+      return;
+    }
     for (int t = 0; t < n; t++) {
       out.copyTo(t, row);
       writer.feed(first + t, outputLayout, row);

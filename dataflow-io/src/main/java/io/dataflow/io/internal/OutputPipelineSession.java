@@ -8,6 +8,7 @@ import io.dataflow.core.spi.OutputWriter;
 import io.dataflow.core.internal.RetryingOutputWriter;
 import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
+import io.dataflow.core.TickColumns;
 import io.dataflow.core.internal.Teardown;
 import io.dataflow.core.internal.TimerQueue;
 import java.io.IOException;
@@ -140,6 +141,8 @@ public final class OutputPipelineSession implements OutputSession {
   private Clock clock;
   private TimerQueue timers;
   private long revision;
+  /** Rows of the last columnar feed that every destination took. */
+  private int fed;
 
   /** A session over the given destinations. */
   public OutputPipelineSession(List<Destination> destinations) {
@@ -193,6 +196,45 @@ public final class OutputPipelineSession implements OutputSession {
         throw failed(a, e);
       }
     }
+  }
+
+  /**
+   * A batch's outputs. With one destination that receives every stream and takes columns
+   * ({@link ColumnWriter}), the batch goes to it in one call; otherwise a row at a time through
+   * {@link #feed(long, RowLayout, Row)}, each tick copied into {@code row}.
+   */
+  @Override
+  public void feed(long firstTick, RowLayout layout, TickColumns columns, int from, int to,
+      Row row) {
+    fed = 0;
+    Active[] ds = destinations;
+    if (ds.length == 1) {
+      Active a = ds[0];
+      if (a.writer instanceof ColumnWriter w && a.streams == null
+          && (!anyClaimed || a.spec.tap())) {
+        if (a.failure != null) {
+          throw new ComponentException("sink:" + a.spec.name(), a.failure);
+        }
+        try {
+          w.feed(firstTick, layout, columns, from, to);
+        } catch (IOException | RuntimeException e) {
+          fed = w.written();
+          throw failed(a, e);
+        }
+        fed = to - from;
+        return;
+      }
+    }
+    for (int t = from; t < to; t++) {
+      columns.copyTo(t, row);
+      feed(firstTick + (t - from), layout, row);
+      fed++;
+    }
+  }
+
+  @Override
+  public int fed() {
+    return fed;
   }
 
   @Override

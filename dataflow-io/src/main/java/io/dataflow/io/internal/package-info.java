@@ -9,7 +9,8 @@
  *       the input streams each owns) and {@link io.dataflow.io.internal.OutputPipelineSession}
  *       (the active destinations and the routing of output streams, taps, retries); they
  *       implement core's {@code InputSession} and {@code OutputSession}, and reconfiguration
- *       changes them between ticks.
+ *       changes them between ticks. {@link io.dataflow.io.internal.ColumnWriter}: a writer
+ *       that takes a batch's output columns whole (the byte writers).
  *   <li>Codecs: {@link io.dataflow.io.internal.JsonValues} (the JSON encoding of values,
  *       docs/io.md#value-encoding), {@link io.dataflow.io.internal.Json5} (the one lenient JSON
  *       reader; its mapper stays private), {@link io.dataflow.io.internal.TickShapes} (one tick
