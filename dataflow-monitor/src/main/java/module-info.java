@@ -7,7 +7,8 @@
 module io.dataflow.monitor {
   requires transitive io.dataflow.core;
   requires org.slf4j;
-  // sun.misc.Unsafe: the keyed kernel reads and writes a vector's packed kinds as bytes.
+  // sun.misc.Unsafe: the keyed kernel reads and writes a vector's packed kinds as bytes; the
+  // snapshot walk reads and writes node fields by their offsets (eval.FieldAccess).
   requires jdk.unsupported;
   // The generated classes are written with ASM; asm-util (optional) only lists and checks them.
   requires org.objectweb.asm;

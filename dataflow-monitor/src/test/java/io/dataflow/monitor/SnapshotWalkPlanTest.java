@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * export; the testkit's {@code SnapshotRestoreTest} covers the planned walk end to end through
  * the public API.) A failure names its seed.
  */
-class SnapshotWalkPlanTest {
+public class SnapshotWalkPlanTest {
   private static final int SPECS = 400;
 
   @Test
@@ -97,7 +97,7 @@ class SnapshotWalkPlanTest {
     }
   }
 
-  static Map<String, Value> row(Random rnd) {
+  public static Map<String, Value> row(Random rnd) {
     Map<String, Value> row = new HashMap<>();
     if (rnd.nextInt(5) != 0) {
       row.put("x", Value.of(rnd.nextInt(2000) - 1000));
@@ -112,7 +112,7 @@ class SnapshotWalkPlanTest {
   }
 
   /** A specification of 1 to 6 computed streams over inputs x, y (Int) and f (Float). */
-  static String spec(Random rnd) {
+  public static String spec(Random rnd) {
     StringBuilder out = new StringBuilder("in x: Int\nin y: Int\nin f: Float\n");
     List<String> ints = new ArrayList<>(List.of("x", "y"));
     int n = 1 + rnd.nextInt(6);

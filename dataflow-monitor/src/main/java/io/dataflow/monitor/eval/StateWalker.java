@@ -59,6 +59,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * the same objects in the same order, saved and loaded by the same per-class code, without the
  * class look-ups, the visited set and the reads of fields that lead to no state
  * (docs/decisions.md, "Snapshot walks follow a per-recipe plan").
+ *
+ * <p>The fields a class plan saves and loads and a walk plan's {@code via} fields are read and
+ * written through {@link FieldAccess}: by their offsets with {@code Unsafe} where the JVM and
+ * the field allow, else by reflection, with the same values either way (docs/decisions.md,
+ * "The snapshot walk reads and writes fields by their offsets").
  */
 public final class StateWalker {
   private static final Map<Class<?>, List<Field>> STATE = new ConcurrentHashMap<>();
@@ -159,15 +164,18 @@ public final class StateWalker {
 
     /** Per entry: the entry it is found in, -1 for the root. */
     final int[] parent;
-    /** Per entry: the field of the parent holding it, or null: element {@link #element}. */
-    final Field[] via;
+    /**
+     * Per entry: the field of the parent holding it, or null: element {@link #element} (read by
+     * its offset where it can be: {@link FieldAccess}).
+     */
+    final FieldAccess[] via;
     final int[] element;
     final Class<?>[] type;
     /** Per entry: the class plan (null for an array). */
     final Plan[] plans;
     final byte[] action;
 
-    WalkPlan(int[] parent, Field[] via, int[] element, Class<?>[] type, Plan[] plans,
+    WalkPlan(int[] parent, FieldAccess[] via, int[] element, Class<?>[] type, Plan[] plans,
         byte[] action) {
       this.parent = parent;
       this.via = via;
@@ -183,11 +191,11 @@ public final class StateWalker {
   }
 
   /** A tree the walk cannot flatten (a list, a call site, a dynamic body, a non-final field). */
-  private static final WalkPlan UNPLANNABLE = new WalkPlan(new int[0], new Field[0], new int[0],
-      new Class<?>[0], new Plan[0], new byte[0]);
+  private static final WalkPlan UNPLANNABLE = new WalkPlan(new int[0], new FieldAccess[0],
+      new int[0], new Class<?>[0], new Plan[0], new byte[0]);
 
   /** The flattened walk of the cell's tree, found on its first walk; null when it has none. */
-  private static WalkPlan walkPlan(StreamCell cell, Scratch scratch) {
+  static WalkPlan walkPlan(StreamCell cell, Scratch scratch) {
     NodeRecipe recipe = cell.rootRecipe;
     if (recipe == null || cell.root == null || !scratch.plans) {
       return null;
@@ -217,7 +225,12 @@ public final class StateWalker {
       element[i] = f.element.get(i);
       action[i] = f.action.get(i);
     }
-    return new WalkPlan(parent, f.via.toArray(new Field[0]), element,
+    FieldAccess[] via = new FieldAccess[n];
+    for (int i = 0; i < n; i++) {
+      Field field = f.via.get(i);
+      via[i] = field == null ? null : FieldAccess.of(field);
+    }
+    return new WalkPlan(parent, via, element,
         f.type.toArray(new Class<?>[0]), f.plans.toArray(new Plan[0]), action);
   }
 
@@ -324,7 +337,7 @@ public final class StateWalker {
    * them), checking classes and rings; false, with the objects cleared, when one is not where
    * the plan has it.
    */
-  private static boolean resolve(WalkPlan p, Object root, Scratch scratch) {
+  static boolean resolve(WalkPlan p, Object root, Scratch scratch) {
     int n = p.size();
     if (scratch.objects.length < n) {
       scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
@@ -338,9 +351,9 @@ public final class StateWalker {
           o = root;
         } else {
           Object from = objects[p.parent[i]];
-          Field f = p.via[i];
+          FieldAccess f = p.via[i];
           if (f != null) {
-            o = f.get(from);
+            o = f.get(from); // from's class is checked: the field is one of its own
           } else {
             Object[] array = (Object[]) from;
             int k = p.element[i];
@@ -359,8 +372,6 @@ public final class StateWalker {
       }
       found = true;
       return true;
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
     } finally {
       if (!found) {
         java.util.Arrays.fill(objects, 0, n, null);
@@ -576,15 +587,15 @@ public final class StateWalker {
     if (plan.ownSlotKept && ((Slot) o).tag == Kind.FUNCTION) {
       return true;
     }
-    Field[] state = plan.kept;
+    FieldAccess[] state = plan.keptAccess;
     byte[] types = plan.keptTypes;
     for (int i = 0; i < state.length; i++) {
       if (types[i] == Plan.SLOT) {
-        if (((Slot) get(state[i], o)).tag == Kind.FUNCTION) {
+        if (((Slot) state[i].get(o)).tag == Kind.FUNCTION) {
           return true;
         }
       } else if (types[i] == Plan.SLOTS) {
-        for (Slot s : (Slot[]) get(state[i], o)) {
+        for (Slot s : (Slot[]) state[i].get(o)) {
           if (s.tag == Kind.FUNCTION) {
             return true;
           }
@@ -596,36 +607,32 @@ public final class StateWalker {
 
   /** {@link #fields}' saving of the compact layout, written (no function in it). */
   private static void writeFields(Object o, Plan plan, SnapshotWriter out) {
-    Field[] state = plan.kept;
+    FieldAccess[] state = plan.keptAccess;
     byte[] types = plan.keptTypes;
     out.operator(plan.kind, Plan.size(o, state, types, plan.ownSlotKept));
     if (plan.ownSlotKept) {
       Slot s = (Slot) o;
       out.value(s.tag, s.bits, s.ref);
     }
-    try {
-      for (int i = 0; i < state.length; i++) {
-        Field f = state[i];
-        switch (types[i]) {
-          case Plan.SLOT -> {
-            Slot s = (Slot) f.get(o);
+    for (int i = 0; i < state.length; i++) {
+      FieldAccess f = state[i];
+      switch (types[i]) {
+        case Plan.SLOT -> {
+          Slot s = (Slot) f.get(o);
+          out.value(s.tag, s.bits, s.ref);
+        }
+        case Plan.SLOTS -> {
+          Slot[] slots = (Slot[]) f.get(o);
+          out.intValue(slots.length);
+          for (Slot s : slots) {
             out.value(s.tag, s.bits, s.ref);
           }
-          case Plan.SLOTS -> {
-            Slot[] slots = (Slot[]) f.get(o);
-            out.intValue(slots.length);
-            for (Slot s : slots) {
-              out.value(s.tag, s.bits, s.ref);
-            }
-          }
-          case Plan.BOOLEAN -> out.value(Kind.BOOL, f.getBoolean(o) ? 1 : 0, null);
-          case Plan.DOUBLE -> out.intValue(Double.doubleToRawLongBits(f.getDouble(o)));
-          case Plan.FLOAT -> out.intValue(java.lang.Float.floatToRawIntBits(f.getFloat(o)));
-          default -> out.intValue(f.getLong(o));
         }
+        case Plan.BOOLEAN -> out.value(Kind.BOOL, f.getBoolean(o) ? 1 : 0, null);
+        case Plan.DOUBLE -> out.intValue(Double.doubleToRawLongBits(f.getDouble(o)));
+        case Plan.FLOAT -> out.intValue(java.lang.Float.floatToRawIntBits(f.getFloat(o)));
+        default -> out.intValue(f.getLong(o));
       }
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -777,7 +784,7 @@ public final class StateWalker {
   }
 
   private void fields(Object o, Plan plan) {
-    Field[] state = compact ? plan.kept : plan.state;
+    FieldAccess[] state = compact ? plan.keptAccess : plan.stateAccess;
     byte[] types = compact ? plan.keptTypes : plan.types;
     boolean ownSlot = compact ? plan.ownSlotKept : plan.ownSlot;
     String kind = plan.kind;
@@ -793,35 +800,31 @@ public final class StateWalker {
         values[n++] = slotValue(s);
       }
       for (int i = 0; i < state.length; i++) {
-        Field f = state[i];
-        try {
-          switch (types[i]) {
-            case Plan.SLOT -> {
-              Slot s = (Slot) f.get(o);
+        FieldAccess f = state[i];
+        switch (types[i]) {
+          case Plan.SLOT -> {
+            Slot s = (Slot) f.get(o);
+            if (s.tag == Kind.FUNCTION) {
+              functions = addFunction(functions, n);
+            }
+            values[n++] = slotValue(s);
+          }
+          case Plan.SLOTS -> {
+            Slot[] slots = (Slot[]) f.get(o);
+            values[n++] = Value.of(slots.length);
+            for (Slot s : slots) {
               if (s.tag == Kind.FUNCTION) {
                 functions = addFunction(functions, n);
               }
               values[n++] = slotValue(s);
             }
-            case Plan.SLOTS -> {
-              Slot[] slots = (Slot[]) f.get(o);
-              values[n++] = Value.of(slots.length);
-              for (Slot s : slots) {
-                if (s.tag == Kind.FUNCTION) {
-                  functions = addFunction(functions, n);
-                }
-                values[n++] = slotValue(s);
-              }
-            }
-            case Plan.BOOLEAN -> values[n++] = Value.of(f.getBoolean(o));
-            case Plan.DOUBLE -> values[n++] = Value.of(Double.doubleToRawLongBits(
-                f.getDouble(o)));
-            case Plan.FLOAT -> values[n++] = Value.of((long) java.lang.Float.floatToRawIntBits(
-                f.getFloat(o)));
-            default -> values[n++] = Value.of(f.getLong(o));
           }
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException(e);
+          case Plan.BOOLEAN -> values[n++] = Value.of(f.getBoolean(o));
+          case Plan.DOUBLE -> values[n++] = Value.of(Double.doubleToRawLongBits(
+              f.getDouble(o)));
+          case Plan.FLOAT -> values[n++] = Value.of((long) java.lang.Float.floatToRawIntBits(
+              f.getFloat(o)));
+          default -> values[n++] = Value.of(f.getLong(o));
         }
       }
       saved.add(new OperatorState(functions == null ? kind : kind + ";f="
@@ -841,7 +844,7 @@ public final class StateWalker {
         loadSlot(drop && plan.ownSlotDerived ? new Slot() : (Slot) o, values, at, functions);
       }
       for (int i = 0; i < state.length; i++) {
-        Field f = state[i];
+        FieldAccess f = state[i];
         byte type = types[i];
         boolean dropped = drop && plan.derived[i];
         if (type == Plan.SLOT) {
@@ -867,23 +870,10 @@ public final class StateWalker {
             }
             continue;
           }
-          Class<?> t = f.getType();
-          if (t == boolean.class) {
-            f.setBoolean(o, x.asBoolean());
-          } else if (t == long.class) {
-            f.setLong(o, x.asLong());
-          } else if (t == int.class) {
-            f.setInt(o, Math.toIntExact(x.asLong()));
-          } else if (t == byte.class) {
-            f.setByte(o, (byte) x.asLong());
-          } else if (t == short.class) {
-            f.setShort(o, (short) x.asLong());
-          } else if (t == char.class) {
-            f.setChar(o, (char) x.asLong());
-          } else if (t == double.class) {
-            f.setDouble(o, Double.longBitsToDouble(x.asLong()));
+          if (f.isBoolean()) {
+            f.setPrimitive(o, x.asBoolean(), 0);
           } else {
-            f.setFloat(o, java.lang.Float.intBitsToFloat((int) x.asLong()));
+            f.setPrimitive(o, false, x.asLong());
           }
         }
       }
@@ -891,8 +881,6 @@ public final class StateWalker {
       throw mismatch(kind + " has fewer values than it needs");
     } catch (io.dataflow.core.ValueTypeException | ArithmeticException e) {
       throw mismatch(kind + ": " + e.getMessage());
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
     }
     if (values.hasNext()) {
       throw mismatch(kind + " has more values than it needs");
@@ -1314,7 +1302,7 @@ public final class StateWalker {
    */
   private static final Plan[] CACHE = new Plan[256];
 
-  private static Plan plan(Class<?> c) {
+  static Plan plan(Class<?> c) {
     int i = System.identityHashCode(c) & (CACHE.length - 1);
     Plan p = CACHE[i];
     if (p == null || p.type != c) {
@@ -1357,6 +1345,9 @@ public final class StateWalker {
     final Field[] kept;
     final byte[] keptTypes;
     final boolean ownSlotKept;
+    /** {@link #state}'s and {@link #kept}'s accessors (by offset where they can be). */
+    final FieldAccess[] stateAccess;
+    final FieldAccess[] keptAccess;
 
     Plan(Class<?> c) {
       type = c;
@@ -1373,6 +1364,8 @@ public final class StateWalker {
         derived = new boolean[0];
         kept = state;
         keptTypes = types;
+        stateAccess = new FieldAccess[0];
+        keptAccess = stateAccess;
         return;
       }
       state = stateFields(c).toArray(new Field[0]);
@@ -1397,14 +1390,16 @@ public final class StateWalker {
       }
       kept = keep.toArray(new Field[0]);
       keptTypes = java.util.Arrays.copyOf(keepTypes, kept.length);
+      stateAccess = FieldAccess.of(state);
+      keptAccess = FieldAccess.of(kept);
     }
 
     /** The number of values {@code o}'s state has in a layout (state, types, own slot). */
-    static int size(Object o, Field[] state, byte[] types, boolean ownSlot) {
+    static int size(Object o, FieldAccess[] state, byte[] types, boolean ownSlot) {
       int n = (ownSlot ? 1 : 0) + state.length;
       for (int i = 0; i < state.length; i++) {
         if (types[i] == SLOTS) {
-          n += ((Slot[]) get(state[i], o)).length;
+          n += ((Slot[]) state[i].get(o)).length;
         }
       }
       return n;
