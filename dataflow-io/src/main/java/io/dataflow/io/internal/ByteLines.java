@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  * general (and error) paths.
  *
  * <p>{@link #hasBufferedLine()} tells whether the next line is already read, so a live reader
- * can hand over what it has before a read that may block.
+ * can hand over what it has before a read that may block. A reader that finds a line's end
+ * itself while it parses the line reads its bytes once: {@link #peek()}, then {@link #take}.
  *
  * <p>Thread-safety: one reading thread.
  */
@@ -86,6 +87,53 @@ public final class ByteLines implements Closeable {
       }
     }
     return -1;
+  }
+
+  /**
+   * Where the next line starts in {@link #buffer()}, when it starts in the bytes already read;
+   * -1 otherwise (then {@link #next()} reads on). For a reader that finds the line's end while
+   * it parses the line, in one pass over its bytes, and then {@link #take}s the line; the
+   * terminator it must stop at is {@code \n} or {@code \r}, and a line it finds no end of before
+   * {@link #limit()} is read by {@link #next()} instead.
+   */
+  public int peek() {
+    if (skipLf) {
+      if (pos >= limit) {
+        return -1;
+      }
+      if (buf[pos] == '\n') {
+        pos++;
+      }
+      skipLf = false;
+    }
+    return pos < limit ? pos : -1;
+  }
+
+  /** The end of the bytes read so far in {@link #buffer()}. */
+  public int limit() {
+    return limit;
+  }
+
+  /** True when the stream's end is read: a line at {@link #peek()} ends by {@link #limit()}. */
+  public boolean atEnd() {
+    return eof;
+  }
+
+  /**
+   * Makes the line from {@link #peek()} to {@code end} the current line, as {@link #next()}
+   * would have: {@code end} is its terminator ({@code \n} or {@code \r}, the first after
+   * {@link #peek()}), or {@link #limit()} at the end of the stream.
+   */
+  public void take(int end) {
+    start = pos;
+    this.end = end;
+    lineNo++;
+    if (end < limit) {
+      pos = end + 1;
+      skipLf = buf[end] == '\r';
+    } else {
+      pos = limit;
+    }
   }
 
   /** True when the next line (or the end of the stream) is known without another read. */
