@@ -208,23 +208,20 @@ public final class TraceReader implements Closeable {
     try {
       if (bytes != null) {
         // The usual line is split from the bytes and parsed in one pass: fastLine finds its
-        // end. Anything else (and a line the bytes read so far do not end) is split first.
+        // end. Anything else is split by next() and read by the general path.
         int from = bytes.peek();
         if (from >= 0) {
           lineNo = bytes.lineNo() + 1;
-          int end = fastLine(bytes.buffer(), from, bytes.limit(), bytes.atEnd());
+          int end = fastLine(bytes.buffer(), from, bytes.wholeLimit(), bytes.atEnd());
           if (end >= 0) {
             bytes.take(end);
             return;
           }
         }
-        boolean more = bytes.next();
+        boolean more = bytes.next(); // the line at from, if any
         lineNo = bytes.lineNo();
         if (!more) {
           endOfInput();
-          return;
-        }
-        if (fastLine(bytes.buffer(), bytes.start(), bytes.end(), true) >= 0) {
           return;
         }
         line = bytes.text();

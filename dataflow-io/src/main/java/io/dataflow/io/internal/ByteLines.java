@@ -24,6 +24,7 @@ public final class ByteLines implements Closeable {
   private byte[] buf;
   private int pos; // the start of the unread bytes
   private int limit; // the end of the bytes read
+  private int whole; // the end of the whole lines read: after the last terminator, or limit at eof
   private int start;
   private int end;
   private int lineNo;
@@ -90,31 +91,40 @@ public final class ByteLines implements Closeable {
   }
 
   /**
-   * Where the next line starts in {@link #buffer()}, when it starts in the bytes already read;
-   * -1 otherwise (then {@link #next()} reads on). For a reader that finds the line's end while
-   * it parses the line, in one pass over its bytes, and then {@link #take}s the line; the
-   * terminator it must stop at is {@code \n} or {@code \r}, and a line it finds no end of before
-   * {@link #limit()} is read by {@link #next()} instead.
+   * Where the next line starts in {@link #buffer()}, reading more when the line does not end
+   * in the bytes read so far; -1 at the end of the stream. For a reader that finds the line's
+   * end while it parses the line, in one pass over its bytes, and then {@link #take}s it (or
+   * calls {@link #next()} for the same line): the line ends at its first {@code \n} or
+   * {@code \r}, which comes before {@link #wholeLimit()}, or at the end of the stream, which is
+   * {@link #wholeLimit()} when {@link #atEnd()}. So a line never reaches the end of the bytes
+   * read part way (docs/performance.md, "Issue 21, tenth round").
+   *
+   * @throws IOException when reading fails
    */
-  public int peek() {
-    if (skipLf) {
-      if (pos >= limit) {
+  public int peek() throws IOException {
+    while (true) {
+      if (skipLf && pos < limit) {
+        if (buf[pos] == '\n') {
+          pos++;
+        }
+        skipLf = false;
+      }
+      if (pos < whole) {
+        return pos;
+      }
+      if (eof) {
         return -1;
       }
-      if (buf[pos] == '\n') {
-        pos++;
-      }
-      skipLf = false;
+      fill();
     }
-    return pos < limit ? pos : -1;
   }
 
-  /** The end of the bytes read so far in {@link #buffer()}. */
-  public int limit() {
-    return limit;
+  /** The end of the whole lines read (see {@link #peek()}). */
+  public int wholeLimit() {
+    return whole;
   }
 
-  /** True when the stream's end is read: a line at {@link #peek()} ends by {@link #limit()}. */
+  /** True when the stream's end is read: the last line may end at {@link #wholeLimit()}. */
   public boolean atEnd() {
     return eof;
   }
@@ -122,7 +132,7 @@ public final class ByteLines implements Closeable {
   /**
    * Makes the line from {@link #peek()} to {@code end} the current line, as {@link #next()}
    * would have: {@code end} is its terminator ({@code \n} or {@code \r}, the first after
-   * {@link #peek()}), or {@link #limit()} at the end of the stream.
+   * {@link #peek()}), or the end of the stream.
    */
   public void take(int end) {
     start = pos;
@@ -158,6 +168,7 @@ public final class ByteLines implements Closeable {
     if (pos > 0) {
       System.arraycopy(buf, pos, buf, 0, limit - pos);
       limit -= pos;
+      whole = Math.max(0, whole - pos);
       pos = 0;
     }
     if (limit == buf.length) {
@@ -166,7 +177,14 @@ public final class ByteLines implements Closeable {
     int n = in.read(buf, limit, buf.length - limit);
     if (n < 0) {
       eof = true;
+      whole = limit;
     } else {
+      for (int k = limit + n - 1; k >= limit; k--) {
+        if (buf[k] == '\n' || buf[k] == '\r') {
+          whole = k + 1;
+          break;
+        }
+      }
       limit += n;
     }
   }
