@@ -426,7 +426,9 @@ public final class TraceReader implements Closeable {
    * longer than the JIT inlines (325 bytes of bytecode): C2 then compiles it once, by itself,
    * and calls it from {@link #nextBatch}'s loop, instead of compiling the line's parts again
    * inside every caller they are inlined into (docs/performance.md, "Issue 21, seventh round").
-   * It finds the line's end itself, so the bytes of a usual line are read once
+   * It finds the line's end itself, so the bytes of a usual line are read once; it is handed
+   * whole lines only ({@code ByteLines.peek}), so it meets {@code to} part way through a line
+   * only at the end of the stream, and C2 never compiles a branch that a block's end takes
    * (docs/performance.md, "Issue 21, tenth round").
    */
   private int fastLine(byte[] b, int from, int to, boolean toEndsLine) {
