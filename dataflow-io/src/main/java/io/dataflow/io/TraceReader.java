@@ -41,8 +41,9 @@ import io.dataflow.io.internal.TickColumnsBuilder;
  * A file ({@link #open}) is read as bytes: the usual line ({@code N: x = 1}, {@code y = 2.5},
  * ASCII names, Int, Float, Bool and plain string values) is parsed from the bytes without a
  * string or a boxed value; every other line, and every line with a mistake, is decoded and goes
- * through the general parser, which alone reports errors. {@code TraceFileSource} takes the
- * ticks as columnar batches ({@link #nextBatch}); {@link #next()} boxes them.
+ * through the general parser, which alone reports errors. The usual line's end is found while
+ * it is parsed (its bytes are read once); other lines are split first. {@code TraceFileSource}
+ * takes the ticks as columnar batches ({@link #nextBatch}); {@link #next()} boxes them.
  *
  * <p>Thread-safety: not thread-safe.
  */
@@ -108,6 +109,12 @@ public final class TraceReader implements Closeable {
   /** Opens a trace file (UTF-8). */
   public static TraceReader open(Path path) throws IOException {
     return new TraceReader(path.toString(), new ByteLines(Files.newInputStream(path)));
+  }
+
+  /** Opens a trace file read in blocks of {@code bufferSize} bytes (tests: lines split by them). */
+  static TraceReader open(Path path, int bufferSize) throws IOException {
+    return new TraceReader(path.toString(),
+        new ByteLines(Files.newInputStream(path), bufferSize));
   }
 
   /**
@@ -200,12 +207,21 @@ public final class TraceReader implements Closeable {
     String line;
     try {
       if (bytes != null) {
-        if (!bytes.next()) {
-          endOfInput();
-          return;
+        // The usual line is split from the bytes and parsed in one pass: fastLine finds its
+        // end. Anything else is split by next() and read by the general path.
+        int from = bytes.peek();
+        if (from >= 0) {
+          lineNo = bytes.lineNo() + 1;
+          int end = fastLine(bytes.buffer(), from, bytes.wholeLimit(), bytes.atEnd());
+          if (end >= 0) {
+            bytes.take(end);
+            return;
+          }
         }
+        boolean more = bytes.next(); // the line at from, if any
         lineNo = bytes.lineNo();
-        if (fastLine(bytes.buffer(), bytes.start(), bytes.end())) {
+        if (!more) {
+          endOfInput();
           return;
         }
         line = bytes.text();
@@ -401,50 +417,58 @@ public final class TraceReader implements Closeable {
   /**
    * Handles the usual line from its bytes: blank, a comment, {@code N: name = value} (or
    * {@code N:} alone) or {@code name = value}, each with an optional comment, with a value
-   * {@link #fastValue} reads. False, having changed nothing, for anything else (the general path
-   * then reads the line and reports any mistake).
+   * {@link #fastValue} reads. The line starts at {@code from} and ends at the first {@code \n}
+   * or {@code \r}, or at {@code to} when {@code toEndsLine} (else a line reaching {@code to} is
+   * not read here). Returns where the line ends; or -1, having changed nothing, for anything
+   * else (the general path then reads the line and reports any mistake).
    *
    * <p>One method for the whole line, as {@code JsonLineScanner.scan} is, and deliberately
    * longer than the JIT inlines (325 bytes of bytecode): C2 then compiles it once, by itself,
    * and calls it from {@link #nextBatch}'s loop, instead of compiling the line's parts again
    * inside every caller they are inlined into (docs/performance.md, "Issue 21, seventh round").
+   * It finds the line's end itself, so the bytes of a usual line are read once; it is handed
+   * whole lines only ({@code ByteLines.peek}), so it meets {@code to} part way through a line
+   * only at the end of the stream, and C2 never compiles a branch that a block's end takes
+   * (docs/performance.md, "Issue 21, tenth round").
    */
-  private boolean fastLine(byte[] b, int from, int to) {
+  private int fastLine(byte[] b, int from, int to, boolean toEndsLine) {
     int i = skipBlanks(b, from, to);
-    if (i == to) {
-      return true;
+    if (i == to || b[i] == '\n' || b[i] == '\r' || isComment(b, i, to)) {
+      i = lineEnd(b, i, to);
+      return i < to || toEndsLine ? i : -1;
     }
     byte c = b[i];
-    if (c == '/' && i + 1 < to && b[i + 1] == '/') {
-      return true;
-    }
     boolean tickLine = c >= '0' && c <= '9';
     long number = 0;
     if (tickLine) {
       int digits = i;
       while (i < to && b[i] >= '0' && b[i] <= '9') {
         if (i - digits == 18) {
-          return false; // perhaps out of range: the general path says
+          return -1; // perhaps out of range: the general path says
         }
         number = number * 10 + (b[i++] - '0');
       }
       i = skipBlanks(b, i, to);
       if (i == to || b[i] != ':' || number <= lastTick) {
-        return false;
+        return -1;
       }
       i = skipBlanks(b, i + 1, to);
-      if (i == to || (b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {
+      if (i == to || b[i] == '\n' || b[i] == '\r' || isComment(b, i, to)) {
+        i = lineEnd(b, i, to);
+        if (i == to && !toEndsLine) {
+          return -1;
+        }
         flushPending();
         beginTick(number); // a tick line that assigns nothing
-        return true;
+        return i;
       }
       c = b[i];
     } else if (!hasPending) {
-      return false; // an assignment outside a tick: the general path reports it
+      return -1; // an assignment outside a tick: the general path reports it
     }
     // name = value, then an optional comment
     if (!(isAsciiLetter(c) || c == '_')) {
-      return false;
+      return -1;
     }
     int nameStart = i;
     while (i < to && (isAsciiLetterOrDigit(b[i]) || b[i] == '_')) {
@@ -453,15 +477,21 @@ public final class TraceReader implements Closeable {
     int nameEnd = i;
     i = skipBlanks(b, i, to);
     if (i == to || b[i] != '=') {
-      return false;
+      return -1;
     }
     i = fastValue(b, skipBlanks(b, i + 1, to), to);
     if (i < 0) {
-      return false;
+      return -1;
     }
     i = skipBlanks(b, i, to);
-    if (i < to && !(b[i] == '/' && i + 1 < to && b[i + 1] == '/')) {
-      return false;
+    if (i < to && b[i] != '\n' && b[i] != '\r') {
+      if (!isComment(b, i, to)) {
+        return -1;
+      }
+      i = lineEnd(b, i, to);
+    }
+    if (i == to && !toEndsLine) {
+      return -1;
     }
     String name = nameTable.intern(b, nameStart, nameEnd);
     if (tickLine) {
@@ -469,7 +499,20 @@ public final class TraceReader implements Closeable {
       beginTick(number);
     }
     pending.put(name, fastKind, fastBits, fastRef);
-    return true;
+    return i;
+  }
+
+  /** True when a comment ({@code //}) starts at {@code i}. */
+  private static boolean isComment(byte[] b, int i, int to) {
+    return b[i] == '/' && i + 1 < to && b[i + 1] == '/';
+  }
+
+  /** The index of the first {@code \n} or {@code \r} from {@code i}, or {@code to}. */
+  private static int lineEnd(byte[] b, int i, int to) {
+    while (i < to && b[i] != '\n' && b[i] != '\r') {
+      i++;
+    }
+    return i;
   }
 
   /**

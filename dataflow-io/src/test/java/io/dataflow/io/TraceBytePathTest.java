@@ -197,6 +197,33 @@ class TraceBytePathTest {
     }
   }
 
+  @Test
+  void linesSplitByEveryBlocksEndMatch() throws IOException {
+    // The usual line finds its own end while it is parsed: with blocks of 16 to 23 bytes, lines
+    // reach the end of the bytes read at every place (in the number, the name, the value, the
+    // comment, between \r and \n), where the line must be read again after the next block,
+    // never taken as ending there.
+    long seed = Long.getLong("dataflow.seed", 20261202L);
+    Random rnd = new Random(seed + 1);
+    String edges = "0: x = 1\n   y = 2 // c\n1:x=3\n\t  y\t=\t-4\t\n// comment\n\n"
+        + "3: y = \"s p\"\n   x = 2.5e3\n   y = true\r\n5: \r\n6: x = 12345678\r"
+        + "   y = false // a longer comment than a block\r\n7: x = -123456789012345678\n"
+        + "   y = \"a string longer than a block\"\n8: x = 1\n   y = 2";
+    for (int n = 0; n < 120; n++) {
+      String trace = n == 0 ? edges : trace(rnd);
+      String what = "seed " + (seed + 1) + ", trace " + n + ":\n" + trace;
+      Reading chars = readChars(trace);
+      Path file = dir.resolve("blocks" + n + ".input");
+      Files.write(file, trace.getBytes(StandardCharsets.UTF_8));
+      for (int size = 16; size < 24; size++) {
+        Reading bytes = drain(TraceReader.open(file, size));
+        assertThat(bytes).as(what + "\nblocks of " + size).isEqualTo(chars);
+      }
+    }
+    assertThat(readChars(edges).error).isNull();
+    assertThat(readChars(edges).items).hasSize(9);
+  }
+
   private static String trace(Random rnd) {
     StringBuilder sb = new StringBuilder();
     if (rnd.nextInt(10) == 0) {

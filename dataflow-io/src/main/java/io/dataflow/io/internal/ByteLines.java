@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  * general (and error) paths.
  *
  * <p>{@link #hasBufferedLine()} tells whether the next line is already read, so a live reader
- * can hand over what it has before a read that may block.
+ * can hand over what it has before a read that may block. A reader that finds a line's end
+ * itself while it parses the line reads its bytes once: {@link #peek()}, then {@link #take}.
  *
  * <p>Thread-safety: one reading thread.
  */
@@ -23,6 +24,7 @@ public final class ByteLines implements Closeable {
   private byte[] buf;
   private int pos; // the start of the unread bytes
   private int limit; // the end of the bytes read
+  private int whole; // the end of the whole lines read: after the last terminator, or limit at eof
   private int start;
   private int end;
   private int lineNo;
@@ -88,6 +90,62 @@ public final class ByteLines implements Closeable {
     return -1;
   }
 
+  /**
+   * Where the next line starts in {@link #buffer()}, reading more when the line does not end
+   * in the bytes read so far; -1 at the end of the stream. For a reader that finds the line's
+   * end while it parses the line, in one pass over its bytes, and then {@link #take}s it (or
+   * calls {@link #next()} for the same line): the line ends at its first {@code \n} or
+   * {@code \r}, which comes before {@link #wholeLimit()}, or at the end of the stream, which is
+   * {@link #wholeLimit()} when {@link #atEnd()}. So a line never reaches the end of the bytes
+   * read part way (docs/performance.md, "Issue 21, tenth round").
+   *
+   * @throws IOException when reading fails
+   */
+  public int peek() throws IOException {
+    while (true) {
+      if (skipLf && pos < limit) {
+        if (buf[pos] == '\n') {
+          pos++;
+        }
+        skipLf = false;
+      }
+      if (pos < whole) {
+        return pos;
+      }
+      if (eof) {
+        return -1;
+      }
+      fill();
+    }
+  }
+
+  /** The end of the whole lines read (see {@link #peek()}). */
+  public int wholeLimit() {
+    return whole;
+  }
+
+  /** True when the stream's end is read: the last line may end at {@link #wholeLimit()}. */
+  public boolean atEnd() {
+    return eof;
+  }
+
+  /**
+   * Makes the line from {@link #peek()} to {@code end} the current line, as {@link #next()}
+   * would have: {@code end} is its terminator ({@code \n} or {@code \r}, the first after
+   * {@link #peek()}), or the end of the stream.
+   */
+  public void take(int end) {
+    start = pos;
+    this.end = end;
+    lineNo++;
+    if (end < limit) {
+      pos = end + 1;
+      skipLf = buf[end] == '\r';
+    } else {
+      pos = limit;
+    }
+  }
+
   /** True when the next line (or the end of the stream) is known without another read. */
   public boolean hasBufferedLine() {
     if (eof) {
@@ -110,6 +168,7 @@ public final class ByteLines implements Closeable {
     if (pos > 0) {
       System.arraycopy(buf, pos, buf, 0, limit - pos);
       limit -= pos;
+      whole = Math.max(0, whole - pos);
       pos = 0;
     }
     if (limit == buf.length) {
@@ -118,7 +177,14 @@ public final class ByteLines implements Closeable {
     int n = in.read(buf, limit, buf.length - limit);
     if (n < 0) {
       eof = true;
+      whole = limit;
     } else {
+      for (int k = limit + n - 1; k >= limit; k--) {
+        if (buf[k] == '\n' || buf[k] == '\r') {
+          whole = k + 1;
+          break;
+        }
+      }
       limit += n;
     }
   }
