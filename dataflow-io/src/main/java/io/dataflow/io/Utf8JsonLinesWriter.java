@@ -3,8 +3,6 @@ package io.dataflow.io;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.dataflow.core.Kind;
-import io.dataflow.core.Row;
-import io.dataflow.core.RowLayout;
 import io.dataflow.core.TickColumns;
 import io.dataflow.core.ValueFormat;
 import io.dataflow.io.internal.JsonValues;
@@ -49,73 +47,14 @@ final class Utf8JsonLinesWriter extends Utf8OutputWriter {
   }
 
   /**
-   * One row. The whole row is written here, through the buffer and the position held in
-   * locals, with one room check per part: the prefix and the tick number, then per value its
-   * name with an Int, a Bool or Unit; other values through {@link #value}. This method is
-   * longer than C2 inlines into a hot caller (325 bytes of bytecode, {@code -XX:FreqInlineSize})
-   * on purpose: it is compiled once, by itself, and not again inside every compile of the
-   * output session's and the engine's loops that call it (docs/decisions.md, "A writer's row is
-   * one method, too long to inline").
+   * Tick {@code t} of a batch's columns, one line. The whole row is written here, through the
+   * buffer and the position held in locals, with one room check per part: the prefix and the tick
+   * number, then per value its name with an Int, a Bool or Unit; other values through {@link
+   * #value}. This method is longer than C2 inlines into a hot caller (325 bytes of bytecode, {@code
+   * -XX:FreqInlineSize}) on purpose: it is compiled once, by itself, and not again inside every
+   * compile of the output session's and the engine's loops that call it (docs/decisions.md, "A
+   * writer's row is one method, too long to inline").
    */
-  @Override
-  public void feed(long tick, RowLayout layout, Row row) throws IOException {
-    int n = row.width();
-    int first = 0;
-    while (first < n && row.kind(first) == Kind.NOVAL) {
-      first++;
-    }
-    if (first == n) {
-      return; // no present output: no line, as in the text format
-    }
-    useLayout(layout);
-    byte[][] names = this.names;
-    ensure(TICK.length + 20 + OUTPUTS.length);
-    byte[] b = buf;
-    int p = pos;
-    System.arraycopy(TICK, 0, b, p, TICK.length);
-    p = digits(b, p + TICK.length, tick);
-    System.arraycopy(OUTPUTS, 0, b, p, OUTPUTS.length);
-    pos = p + OUTPUTS.length;
-    for (int i = first; i < n; i++) {
-      byte kind = row.kind(i);
-      if (kind == Kind.NOVAL) {
-        continue;
-      }
-      byte[] name = names[i];
-      ensure(name.length + 21); // a comma, the name, and an Int (20), a Bool or Unit
-      b = buf;
-      p = pos;
-      if (i != first) {
-        b[p++] = ',';
-      }
-      System.arraycopy(name, 0, b, p, name.length);
-      p += name.length;
-      if (kind == Kind.INT) {
-        p = digits(b, p, row.bits(i));
-      } else if (kind == Kind.BOOL) {
-        byte[] word = row.bits(i) != 0 ? TRUE : FALSE;
-        System.arraycopy(word, 0, b, p, word.length);
-        p += word.length;
-      } else if (kind == Kind.UNIT) {
-        System.arraycopy(NULL, 0, b, p, NULL.length);
-        p += NULL.length;
-      } else {
-        pos = p;
-        value(kind, row.bits(i), row.ref(i));
-        continue;
-      }
-      pos = p;
-    }
-    ensure(3);
-    b = buf;
-    p = pos;
-    b[p] = '}';
-    b[p + 1] = '}';
-    b[p + 2] = '\n';
-    pos = p + 3;
-  }
-
-  /** As {@link #feed(long, RowLayout, Row)}, over tick {@code t} of a batch's columns. */
   @Override
   void row(long tick, TickColumns c, int t) throws IOException {
     int n = c.width();

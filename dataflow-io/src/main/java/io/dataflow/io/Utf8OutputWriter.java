@@ -1,5 +1,6 @@
 package io.dataflow.io;
 
+import io.dataflow.core.Row;
 import io.dataflow.core.RowLayout;
 import io.dataflow.core.TickColumns;
 import io.dataflow.core.spi.OutputWriter;
@@ -30,6 +31,7 @@ abstract class Utf8OutputWriter implements OutputWriter, ColumnWriter {
   byte[][] names;
   private final StringBuilder chars = new StringBuilder(64);
   private int written; // rows of the last columnar feed
+  private TickColumns one; // a row's values as one tick, for feed(tick, layout, row)
 
   Utf8OutputWriter(OutputStream out, boolean closeTarget) {
     this.out = out;
@@ -57,6 +59,25 @@ abstract class Utf8OutputWriter implements OutputWriter, ColumnWriter {
     }
   }
 
+  /**
+   * One row: copied into a one-tick column set and written by {@link #row}, so that each format
+   * is written in one place. {@code run} and {@code live} hand whole batches to the columnar
+   * {@link #feed(long, RowLayout, TickColumns, int, int)}; rows come here only where the output
+   * session cannot (several destinations, bound streams, taps, a retrying writer), and the copy
+   * costs a few nanoseconds per slot there.
+   */
+  @Override
+  public final void feed(long tick, RowLayout layout, Row row) throws IOException {
+    useLayout(layout);
+    TickColumns one = this.one;
+    if (one == null || one.width() != row.width()) {
+      one = new TickColumns(row.width(), 1);
+      this.one = one;
+    }
+    one.copyFrom(row, 0);
+    row(tick, one, 0);
+  }
+
   @Override
   public final int written() {
     return written;
@@ -64,8 +85,8 @@ abstract class Utf8OutputWriter implements OutputWriter, ColumnWriter {
 
   /**
    * Tick {@code t} of {@code columns}, the outputs of tick {@code tick}, after
-   * {@link #useLayout} of their layout: the bytes {@code feed(tick, layout, row)} writes for the
-   * same values. Longer than C2 inlines into a hot caller, like {@code feed} (docs/decisions.md,
+   * {@link #useLayout} of their layout: the one place each format's row is written. Longer
+   * than C2 inlines into a hot caller (docs/decisions.md,
    * "A writer's row is one method, too long to inline").
    */
   abstract void row(long tick, TickColumns columns, int t) throws IOException;
