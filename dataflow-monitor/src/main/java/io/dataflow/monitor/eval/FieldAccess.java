@@ -23,7 +23,7 @@ final class FieldAccess {
   /** Diagnostics and tests: every field read and written by reflection. */
   static final String REFLECTIVE_PROPERTY = "dataflow.snapshot.reflective";
 
-  private static final sun.misc.Unsafe U = unsafe();
+  private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
   /** Whether fields with an offset are read and written through {@code Unsafe}. */
   static final boolean UNSAFE = U != null && !Boolean.getBoolean(REFLECTIVE_PROPERTY);
 
@@ -83,16 +83,6 @@ final class FieldAccess {
       return U.objectFieldOffset(f);
     } catch (RuntimeException e) {
       return -1; // refused: reflection for this field
-    }
-  }
-
-  private static sun.misc.Unsafe unsafe() {
-    try {
-      Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (sun.misc.Unsafe) f.get(null);
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-      return null; // reflection then
     }
   }
 

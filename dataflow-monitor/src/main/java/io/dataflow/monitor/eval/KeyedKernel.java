@@ -463,7 +463,7 @@ public final class KeyedKernel {
      * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
      * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go.
      */
-    private static final sun.misc.Unsafe U = unsafe();
+    private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
     private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
     /**
      * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
@@ -474,16 +474,6 @@ public final class KeyedKernel {
     static final boolean BYTES = U != null
         && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
         && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
-
-    private static sun.misc.Unsafe unsafe() {
-      try {
-        java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        return (sun.misc.Unsafe) f.get(null);
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-        return null; // the shifts then
-      }
-    }
 
     /**
      * The kind at byte {@code at} of the vector's memory (the narrow part, eight kinds to a
