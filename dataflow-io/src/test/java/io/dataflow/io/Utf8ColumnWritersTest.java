@@ -27,19 +27,14 @@ class Utf8ColumnWritersTest {
     long seed = Long.getLong("dataflow.seed", 20261203L);
     System.out.println("Utf8ColumnWritersTest seed " + seed);
     Random rnd = new Random(seed);
-    String[] names = new String[40];
-    for (int i = 0; i < names.length; i++) {
-      names[i] = "n".repeat(i) + (char) ('a' + i % 26);
-    }
+    String[] names = Utf8WritersTest.namesOfEveryLength();
     RowLayout[] layouts = {RowLayout.of("z"), RowLayout.of("a", "b_2", "ü", "x y", "q\""),
         RowLayout.of(names[7], names[39]), RowLayout.of(names[0], names[13], names[26])};
     for (boolean json : new boolean[] {false, true}) {
       ByteArrayOutputStream columnBytes = new ByteArrayOutputStream();
       ByteArrayOutputStream rowBytes = new ByteArrayOutputStream();
-      Utf8OutputWriter byColumns = json ? (Utf8OutputWriter) Sinks.jsonLines(columnBytes)
-          : (Utf8OutputWriter) Sinks.text(columnBytes);
-      Utf8OutputWriter byRows = json ? (Utf8OutputWriter) Sinks.jsonLines(rowBytes)
-          : (Utf8OutputWriter) Sinks.text(rowBytes);
+      Utf8OutputWriter byColumns = Utf8WritersTest.byteWriter(json, columnBytes);
+      Utf8OutputWriter byRows = Utf8WritersTest.byteWriter(json, rowBytes);
       long tick = 0;
       for (int batch = 0; batch < 400; batch++) {
         RowLayout layout = layouts[rnd.nextInt(layouts.length)];
@@ -87,8 +82,7 @@ class Utf8ColumnWritersTest {
   void writtenCountsTheRowsBeforeAFailure() throws IOException {
     for (boolean json : new boolean[] {false, true}) {
       Failing stream = new Failing();
-      Utf8OutputWriter w = json ? (Utf8OutputWriter) Sinks.jsonLines(stream)
-          : (Utf8OutputWriter) Sinks.text(stream);
+      Utf8OutputWriter w = Utf8WritersTest.byteWriter(json, stream);
       RowLayout layout = RowLayout.of("z");
       TickColumns columns = new TickColumns(1, 10_000);
       for (int t = 0; t < 10_000; t++) {

@@ -8,6 +8,7 @@ import io.dataflow.core.Value;
 import io.dataflow.core.spi.OutputWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -32,10 +33,8 @@ class Utf8WritersTest {
     for (boolean json : new boolean[] {false, true}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       ByteArrayOutputStream chars = new ByteArrayOutputStream();
-      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
-      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
-      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
-          : new TextOutputWriter(w, false);
+      OutputWriter fast = byteWriter(json, bytes);
+      OutputWriter reference = characterWriter(json, chars);
       for (int t = 0; t < 3000; t++) {
         RowLayout layout = layouts[rnd.nextInt(layouts.length)];
         Row row = layout.newRow();
@@ -67,10 +66,8 @@ class Utf8WritersTest {
     for (boolean json : new boolean[] {false, true}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       ByteArrayOutputStream chars = new ByteArrayOutputStream();
-      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
-      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
-      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
-          : new TextOutputWriter(w, false);
+      OutputWriter fast = byteWriter(json, bytes);
+      OutputWriter reference = characterWriter(json, chars);
       for (long p = 1; p > 0 && p <= 10_000_000_000L; p *= 10) {
         for (long n : new long[] {p - 1, p, p + 1, -p, -p + 1}) {
           Row row = layout.newRow();
@@ -91,20 +88,15 @@ class Utf8WritersTest {
     // A row is written with one room check per part (the prefix, each name with its value):
     // rows of names of every length from 1 to 40 and values of every length land each part
     // on every offset of the 64 KiB buffer, so each check meets a full buffer somewhere.
-    String[] names = new String[40];
-    for (int i = 0; i < names.length; i++) {
-      names[i] = "n".repeat(i) + (char) ('a' + i % 26);
-    }
+    String[] names = namesOfEveryLength();
     long[] ints = {0, 7, -1, 42_000, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, -1_000_000_007L,
         Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
     Random rnd = new Random(20261203L);
     for (boolean json : new boolean[] {false, true}) {
       CountingStream bytes = new CountingStream();
       ByteArrayOutputStream chars = new ByteArrayOutputStream();
-      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
-      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
-      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
-          : new TextOutputWriter(w, false);
+      OutputWriter fast = byteWriter(json, bytes);
+      OutputWriter reference = characterWriter(json, chars);
       for (int t = 0; t < 60_000; t++) {
         RowLayout layout = RowLayout.of(names[t % 40], names[(t * 7 + 3) % 40]);
         Row row = layout.newRow();
@@ -138,10 +130,8 @@ class Utf8WritersTest {
     for (boolean json : new boolean[] {false, true}) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       ByteArrayOutputStream chars = new ByteArrayOutputStream();
-      OutputWriter fast = json ? Sinks.jsonLines(bytes) : Sinks.text(bytes);
-      OutputStreamWriter w = new OutputStreamWriter(chars, StandardCharsets.UTF_8);
-      OutputWriter reference = json ? new JsonLinesOutputWriter(w, false)
-          : new TextOutputWriter(w, false);
+      OutputWriter fast = byteWriter(json, bytes);
+      OutputWriter reference = characterWriter(json, chars);
       for (int t = 0; t < 20; t++) {
         Row row = layout.newRow();
         row.setInt(0, -t * 1_000_003L);
@@ -208,5 +198,25 @@ class Utf8WritersTest {
 
   private static double pick(Random rnd, double[] from) {
     return from[rnd.nextInt(from.length)];
+  }
+
+  /** The byte-level writer under test, text or JSON Lines, into {@code out}. */
+  static Utf8OutputWriter byteWriter(boolean json, OutputStream out) {
+    return (Utf8OutputWriter) (json ? Sinks.jsonLines(out) : Sinks.text(out));
+  }
+
+  /** The character writer the byte writers must match, writing UTF-8 into {@code out}. */
+  static OutputWriter characterWriter(boolean json, OutputStream out) {
+    OutputStreamWriter w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    return json ? new JsonLinesOutputWriter(w, false) : new TextOutputWriter(w, false);
+  }
+
+  /** Names 1 to 40 characters long, so that a row's parts land on every buffer offset. */
+  static String[] namesOfEveryLength() {
+    String[] names = new String[40];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "n".repeat(i) + (char) ('a' + i % 26);
+    }
+    return names;
   }
 }
