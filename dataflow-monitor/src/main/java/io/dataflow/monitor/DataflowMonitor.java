@@ -10,6 +10,7 @@ import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.Failure;
 import io.dataflow.core.snapshot.MonitorSnapshot;
 import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.SnapshotReader;
 import io.dataflow.core.snapshot.SnapshotWriter;
 import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.core.spi.RevisionedMonitor;
@@ -385,6 +386,13 @@ public final class DataflowMonitor implements RevisionedMonitor {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(options, "options");
     if (MonitorSnapshot.sameHash(snapshot.definitionKey(), program.definitionKey())) {
+      if (program.restoresByPlan) {
+        SnapshotReader in = SnapshotReader.of(snapshot);
+        DataflowMonitor next = in == null ? null : restoreByPlan(program, snapshot, options, in);
+        if (next != null) {
+          return new Transition(next, program.retainedAll());
+        }
+      }
       StreamState[] states = new StreamState[program.streams().size()];
       for (DataflowProgram.StreamDefinition d : program.streams()) {
         StreamState s = streamOf(snapshot, d);
@@ -440,6 +448,56 @@ public final class DataflowMonitor implements RevisionedMonitor {
     next.revision = snapshot.revision().nextRoot();
     return new Transition(next, new ContextTransferReport(transferred, initialized,
         historiesRetained));
+  }
+
+  /**
+   * The same-key restore of a snapshot that holds its bytes, read straight into the new
+   * monitor's slots stream by stream ({@code StateWalker.loadDirect}; docs/decisions.md, "A
+   * restore into the same program reads the snapshot's bytes into the slots"); null when a
+   * stream's name, fingerprint or state is not what the program's plan expects, or a stream has
+   * no plan: the monitor made is then dropped, and the records restore (or refuse) it.
+   */
+  /**
+   * For tests: the same-key restore read straight into the slots, or null when it does not
+   * apply (no bytes, another key, a stream without a plan or that does not fit).
+   */
+  static DataflowMonitor restoreByPlan(DataflowProgram program, MonitorSnapshot snapshot,
+      Options options) {
+    SnapshotReader in = SnapshotReader.of(snapshot);
+    return in == null || !MonitorSnapshot.sameHash(snapshot.definitionKey(),
+        program.definitionKey()) ? null : restoreByPlan(program, snapshot, options, in);
+  }
+
+  private static DataflowMonitor restoreByPlan(DataflowProgram program,
+      MonitorSnapshot snapshot, Options options, SnapshotReader in) {
+    List<DataflowProgram.StreamDefinition> defs = program.streams();
+    int n = defs.size();
+    if (in.streamCount() != n) {
+      return null;
+    }
+    DataflowMonitor next = new DataflowMonitor(program, options, snapshot.nextTick(), null,
+        null, null);
+    StreamCell[] cells = next.evaluator.cells();
+    StateWalker.Scratch scratch = new StateWalker.Scratch();
+    for (int i = 0; i < n; i++) {
+      DataflowProgram.StreamDefinition d = defs.get(i);
+      if (d.index() != i || !in.stream(d.name(), d.fingerprint())) {
+        return null;
+      }
+      int loaded = StateWalker.loadDirect(cells[i], in, scratch);
+      if (loaded != StateWalker.LOADED) {
+        if (loaded == StateWalker.NO_PLAN) {
+          program.restoresByPlan = false; // racy, benign: a restore only takes the records
+        }
+        return null;
+      }
+    }
+    next.revision = snapshot.revision();
+    if (snapshot.failure() != null) {
+      Failure f = snapshot.failure();
+      next.failure = next.evaluator.failure(f.tick(), f.stream(), f.reason());
+    }
+    return next;
   }
 
   /** {@link #restoreCold(DataflowProgram, MonitorSnapshot, Options)} with default options. */

@@ -69,6 +69,13 @@ public final class DataflowProgram {
   final String snapshotKey;
   /** Per stream (by index), the fingerprint as a snapshot holds it. */
   final String[] snapshotFingerprints;
+  /**
+   * Whether a restore with this program's key reads a snapshot's bytes straight into the slots
+   * (DataflowMonitor.restoreByPlan): until a stream turns out to have no walk plan (a list, a
+   * call site, a dynamic body), when every later restore takes the records at once. Racy,
+   * benign.
+   */
+  boolean restoresByPlan = true;
   /** The size of this program's last snapshot in bytes (a buffer size hint; racy, benign). */
   int snapshotSize;
   /** What a restore with this program's key reports (the same for every restore). */

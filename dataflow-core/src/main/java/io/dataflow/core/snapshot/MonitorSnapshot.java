@@ -245,12 +245,21 @@ public final class MonitorSnapshot {
    * @throws UncheckedIOException when reading the stream fails
    */
   public static MonitorSnapshot read(InputStream in) {
-    return fromBytes(readBounded(in));
+    return SnapshotCodec.read(readBounded(in), true);
   }
 
   /** Reads a snapshot from bytes in the binary form; see {@link #read(InputStream)}. */
   public static MonitorSnapshot fromBytes(byte[] bytes) {
-    return SnapshotCodec.decode(bytes);
+    return SnapshotCodec.read(bytes, false);
+  }
+
+  /**
+   * The binary form this snapshot holds (not a copy: nobody writes it), or null: a monitor's
+   * snapshot and one read in format version 4 without its records hold it
+   * ({@link SnapshotReader}).
+   */
+  byte[] encoded() {
+    return encoded;
   }
 
   /**

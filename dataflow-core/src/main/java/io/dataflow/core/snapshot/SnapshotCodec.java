@@ -251,6 +251,27 @@ final class SnapshotCodec {
 
   // ---- reading ----
 
+  /**
+   * What {@code MonitorSnapshot.fromBytes} and {@code read} return: a version 4 snapshot of
+   * plain content checked in one pass without its records ({@link SnapshotCodecV3#checked}),
+   * holding its bytes (a copy unless {@code owned}), or else {@link #decode}'s, which refuses a
+   * bad file.
+   */
+  static MonitorSnapshot read(byte[] data, boolean owned) {
+    if (data.length > MAGIC4.length && data[MAGIC4.length] == SnapshotCodecV3.VERSION4
+        && data[0] == MAGIC4[0] && data[1] == MAGIC4[1] && data[2] == MAGIC4[2]
+        && data[3] == MAGIC4[3]) {
+      byte[] own = owned ? data : data.clone();
+      In in = new In(own);
+      in.pos = MAGIC4.length + 1;
+      MonitorSnapshot s = SnapshotCodecV3.checked(in, own);
+      if (s != null) {
+        return s;
+      }
+    }
+    return decode(data);
+  }
+
   static MonitorSnapshot decode(byte[] data) {
     In in = new In(data);
     try {

@@ -44,18 +44,18 @@ final class SnapshotCodecV3 {
 
   // Value tags beyond version 2's (0..9, and the small Ints from 0x40: its constants, imported).
   /** Tags {@code T_RECENT + k}: the k-th most recent Int literal (0 the newest). */
-  private static final int T_RECENT = 10;
+  static final int T_RECENT = 10;
   /** How many Int literals a reference can reach back. */
   static final int RECENT = 8;
 
   // The flags byte of the header.
-  private static final int F_FAILURE = 1;
-  private static final int F_KEY_STRING = 2;
-  private static final int F_REVISION = 4;
+  static final int F_FAILURE = 1;
+  static final int F_KEY_STRING = 2;
+  static final int F_REVISION = 4;
   // The descriptor byte of a stream: role (bits 0-1), type (bits 2-4), then these.
-  private static final int D_FINGERPRINT_STRING = 0x20;
-  private static final int D_LAST_PRESENT = 0x40;
-  private static final int D_STATE = 0x80;
+  static final int D_FINGERPRINT_STRING = 0x20;
+  static final int D_LAST_PRESENT = 0x40;
+  static final int D_STATE = 0x80;
 
   /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
   private final long[] recent = new long[RECENT];
@@ -265,7 +265,8 @@ final class SnapshotCodecV3 {
     return -1;
   }
 
-  private void remember(long x) {
+  /** Remembers an Int literal written or read. */
+  void remember(long x) {
     recent[written & (RECENT - 1)] = x;
     written++;
   }
@@ -382,6 +383,175 @@ final class SnapshotCodecV3 {
           + digits / 2 + "-byte form)");
     }
     return s;
+  }
+
+  // ---- checking without records ----
+
+  /**
+   * Checks a version 4 snapshot ({@code in} stands after its version byte) in one pass that
+   * builds no records: the same structure, values, one-encoding rules and checksum as
+   * {@link #read}, for the snapshots made of what a monitor of plain equations writes (Ints,
+   * Floats, Bools, NoVal, Unit, kinds with a code, ASCII names, hashes in their byte form, no
+   * failure). Returns the snapshot holding {@code bytes} (its streams are read from them when
+   * asked), or null when the content has a part this pass leaves to {@link #read} or when
+   * anything is wrong with it: the caller then reads it with {@link #read}, which refuses a bad
+   * file with its offset and reason (docs/decisions.md, "A restore into the same program reads
+   * the snapshot's bytes into the slots").
+   */
+  static MonitorSnapshot checked(SnapshotCodec.In in, byte[] bytes) {
+    try {
+      return new SnapshotCodecV3(VERSION4).check(in, bytes);
+    } catch (SnapshotException e) {
+      return null;
+    }
+  }
+
+  private MonitorSnapshot check(SnapshotCodec.In in, byte[] bytes) {
+    int flags = in.u8("the header flags");
+    if ((flags & ~F_REVISION) != 0) {
+      return null; // a failure, a key as a string, unknown flags: read
+    }
+    String program = ascii(in);
+    if (program == null) {
+      return null;
+    }
+    String key = hex(in, "the definition key", 16);
+    long nextTick = in.uvarint("the next tick");
+    if (nextTick < 0) {
+      return null;
+    }
+    MonitorRevision revision = MonitorRevision.INITIAL;
+    if ((flags & F_REVISION) != 0) {
+      long root = in.svarint("the revision");
+      long properties = in.svarint("the revision");
+      if (root == 0 && properties == 0) {
+        return null;
+      }
+      revision = new MonitorRevision(root, properties);
+    }
+    int n = in.vcount("the stream count", 4);
+    for (int i = 0; i < n; i++) {
+      if (!checkStream(in)) {
+        return null;
+      }
+    }
+    in.checksum();
+    return new MonitorSnapshot(program, key, nextTick, revision, null, bytes, bytes.length);
+  }
+
+  /** A string of ASCII characters (what {@code vstr} reads without a decoder), else null. */
+  private static String ascii(SnapshotCodec.In in) {
+    int len = in.vcount("a string", 1);
+    byte[] data = in.data;
+    for (int i = in.pos, end = in.pos + len; i < end; i++) {
+      if (data[i] < 0) {
+        return null;
+      }
+    }
+    String s = new String(data, in.pos, len, java.nio.charset.StandardCharsets.ISO_8859_1);
+    in.pos += len;
+    return s;
+  }
+
+  private boolean checkStream(SnapshotCodec.In in) {
+    int len = in.vcount("a stream name", 1);
+    byte[] data = in.data;
+    for (int i = in.pos, end = in.pos + len; i < end; i++) {
+      if (data[i] < 0) {
+        return false;
+      }
+    }
+    in.pos += len;
+    int desc = in.u8("a stream descriptor");
+    int typeCode = (desc >>> 2) & 7;
+    if ((desc & 3) == SnapshotCodecV2.ROLE_STRING || typeCode == SnapshotCodecV2.TYPE_STRING
+        || (desc & D_FINGERPRINT_STRING) != 0) {
+      return false; // a role or type as a string (or none such), a fingerprint as a string
+    }
+    in.need(fingerprintDigits / 2, "a stream fingerprint");
+    in.pos += fingerprintDigits / 2;
+    if (checkValue(in) < 0) {
+      return false;
+    }
+    if ((desc & D_LAST_PRESENT) != 0) {
+      int tag = checkValue(in);
+      if (tag <= SnapshotCodecV2.T_DEFERRED) { // NoVal written out, Deferred: not present
+        return false;
+      }
+    }
+    if ((desc & D_STATE) == 0) {
+      return true;
+    }
+    long depth = in.uvarint("a history depth");
+    if (depth < 0 || depth > Integer.MAX_VALUE) {
+      return false;
+    }
+    int samples = in.vcount("a history length", 1);
+    if (samples > depth) {
+      return false;
+    }
+    for (int i = 0; i < samples; i++) {
+      if (checkValue(in) < 0) {
+        return false;
+      }
+    }
+    int ops = in.vcount("an operator count", 2);
+    if (depth == 0 && ops == 0) {
+      return false;
+    }
+    for (int j = 0; j < ops; j++) {
+      long code = in.uvarint("an operator kind");
+      if (code <= 0 || code > SnapshotCodecV2.KINDS.size()) {
+        return false; // a kind as a string (or no kind): read
+      }
+      int values = in.vcount("an operator's value count", 1);
+      for (int i = 0; i < values; i++) {
+        if (checkValue(in) < 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Checks one value as {@link #value} reads it; its tag (the tag byte for a small Int, a
+   * reference or a literal), or -1 when it is wrong or a Str, List or Map (left to {@link #read}).
+   */
+  private int checkValue(SnapshotCodec.In in) {
+    int tag = in.u8("a value's tag");
+    if (tag >= T_SMALL || tag <= SnapshotCodecV2.T_TRUE) {
+      return tag;
+    }
+    if (tag == SnapshotCodecV2.T_INT) {
+      long x = in.svarint("an Int");
+      if (x >= SMALL_MIN && x <= SMALL_MAX || recentIndex(x) >= 0) {
+        return -1;
+      }
+      remember(x);
+      return tag;
+    }
+    if (tag == SnapshotCodecV2.T_FLOAT) {
+      in.need(8, "a Float");
+      in.pos += 8;
+      return tag;
+    }
+    if (tag >= T_RECENT && tag < T_RECENT + RECENT && tag - T_RECENT < written) {
+      return tag;
+    }
+    return -1;
+  }
+
+  // ---- reading into a monitor's slots (SnapshotReader) ----
+
+  /** A reader of a version 4 snapshot's values (SnapshotReader). */
+  static SnapshotCodecV3 reader() {
+    return new SnapshotCodecV3(VERSION4);
+  }
+
+  /** The Int literal {@code k} back (0 the newest) among those read (the bytes were checked). */
+  long recent(int k) {
+    return recent[(written - 1 - k) & (RECENT - 1)];
   }
 
   // ---- reading ----
@@ -504,7 +674,7 @@ final class SnapshotCodecV3 {
     return OwnedList.of(out); // the records keep it without a copy
   }
 
-  private Value value(SnapshotCodec.In in, int depth) {
+  Value value(SnapshotCodec.In in, int depth) {
     int at = in.pos;
     if (depth > SnapshotCodec.MAX_NESTING) {
       throw new SnapshotException(at, "values nest deeper than " + SnapshotCodec.MAX_NESTING);

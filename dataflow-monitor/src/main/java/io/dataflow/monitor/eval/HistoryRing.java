@@ -75,6 +75,23 @@ public final class HistoryRing {
     }
   }
 
+  /** {@link #push} of a sample given as its parts (a restore). */
+  void pushRaw(byte tag, long payload, Object ref) {
+    int h = head + 1;
+    if (h == tags.length) {
+      h = 0;
+    }
+    head = h;
+    tags[h] = tag;
+    bits[h] = payload;
+    if (refs[h] != ref) {
+      refs[h] = ref;
+    }
+    if (size < tags.length) {
+      size++;
+    }
+  }
+
   /** Reads the sample committed {@code ago} ticks back (1 = the latest) into {@code out}. */
   void read(int ago, Slot out) {
     int i = head - (ago - 1);

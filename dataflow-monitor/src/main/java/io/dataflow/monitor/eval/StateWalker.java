@@ -4,6 +4,7 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.OperatorState;
 import io.dataflow.core.snapshot.SnapshotException;
+import io.dataflow.core.snapshot.SnapshotReader;
 import io.dataflow.core.snapshot.SnapshotWriter;
 import io.dataflow.core.snapshot.StreamState;
 import io.dataflow.monitor.lang.Ast;
@@ -122,6 +123,29 @@ public final class StateWalker {
     Object[] objects = NO_OBJECTS;
     /** Replays that are off ({@code false}: every walk is the reflective one; for tests). */
     boolean plans = true;
+    /** A restore's samples read before they are pushed oldest first (grown as needed). */
+    private Samples samples;
+
+    Samples samples(int n) {
+      Samples s = samples;
+      if (s == null || s.tags.length < n) {
+        s = samples = new Samples(Math.max(n, 8));
+      }
+      return s;
+    }
+
+    /** Samples as their parts. */
+    static final class Samples {
+      final byte[] tags;
+      final long[] bits;
+      final Object[] refs;
+
+      Samples(int n) {
+        tags = new byte[n];
+        bits = new long[n];
+        refs = new Object[n];
+      }
+    }
   }
 
   /**
@@ -696,6 +720,193 @@ public final class StateWalker {
       }
     }
     return moved;
+  }
+
+  /** {@link #loadDirect}: the stream was loaded. */
+  public static final int LOADED = 0;
+  /** {@link #loadDirect}: the stream's tree has no walk plan (it never will). */
+  public static final int NO_PLAN = 1;
+  /** {@link #loadDirect}: the bytes are not what the plan expects (the records say why). */
+  public static final int MISFIT = 2;
+
+  /**
+   * Loads a stream's state from a snapshot's bytes into a freshly built evaluator's cell, as
+   * {@link #loadStream} loads its record into the same program (history, value, last present
+   * value and operators; format version 4), by the tree's {@link WalkPlan}, without the records
+   * (docs/decisions.md, "A restore into the same program reads the snapshot's bytes into the
+   * slots"). The reader stands after the stream's head ({@code SnapshotReader.stream}).
+   *
+   * @return {@link #LOADED}; {@link #NO_PLAN} or {@link #MISFIT} when the stream cannot be
+   *     loaded this way, with part of it maybe loaded: the caller drops the monitor and
+   *     restores from the records, which load the stream or say why it does not fit
+   */
+  public static int loadDirect(StreamCell cell, SnapshotReader in, Scratch scratch) {
+    WalkPlan p = null;
+    int n = 0;
+    if (cell.root != null) {
+      p = walkPlan(cell, scratch);
+      if (p == null) {
+        return NO_PLAN;
+      }
+      if (!resolve(p, cell.root, scratch)) {
+        return MISFIT;
+      }
+      n = p.size();
+    }
+    Object[] objects = scratch.objects;
+    try {
+      in.value();
+      byte tag = in.tag();
+      long bits = in.bits();
+      Object ref = in.ref();
+      byte presentTag = Kind.NOVAL;
+      long presentBits = 0;
+      Object presentRef = null;
+      if (in.hasLastPresent()) {
+        in.value();
+        presentTag = in.tag();
+        presentBits = in.bits();
+        presentRef = in.ref();
+      }
+      cell.restoreRaw(tag, bits, ref, presentTag, presentBits, presentRef);
+      int ops = 0;
+      HistoryRing history = cell.ring;
+      if (in.hasState()) {
+        in.count(); // the depth: the program's ring keeps its own
+        int samples = in.count();
+        if (history != null) {
+          samples(history, samples, history.depth(), in, scratch);
+        } else {
+          for (int i = 0; i < samples; i++) {
+            in.value();
+          }
+        }
+        ops = in.count();
+      } else if (history != null) {
+        history.clear();
+      }
+      for (int i = 0; i < n; i++) {
+        byte action = p.action[i];
+        if (action == WalkPlan.FIELDS) {
+          Plan plan = p.plans[i];
+          if (plan.ownSlotKept || plan.kept.length > 0) {
+            if (ops-- == 0 || !loadFields(objects[i], plan, in)) {
+              return MISFIT;
+            }
+          }
+        } else if (action == WalkPlan.RING) {
+          if (ops-- == 0 || !loadRing((HistoryRing) objects[i], in, scratch)) {
+            return MISFIT;
+          }
+        }
+      }
+      return ops == 0 ? LOADED : MISFIT;
+    } finally {
+      java.util.Arrays.fill(objects, 0, n, null);
+    }
+  }
+
+  /**
+   * {@code count} samples (newest first) read into a ring as {@link #loadHistory} loads them:
+   * cleared, the newest {@code keep} kept.
+   */
+  private static void samples(HistoryRing ring, int count, int keep, SnapshotReader in,
+      Scratch scratch) {
+    ring.clear();
+    if (count == 1) { // the usual history read: one sample, nothing to reverse
+      in.value();
+      if (keep > 0) {
+        ring.pushRaw(in.tag(), in.bits(), in.ref());
+      }
+      return;
+    }
+    Scratch.Samples s = scratch.samples(count);
+    for (int i = 0; i < count; i++) {
+      in.value();
+      s.tags[i] = in.tag();
+      s.bits[i] = in.bits();
+      s.refs[i] = in.ref();
+    }
+    for (int i = Math.min(count, keep) - 1; i >= 0; i--) {
+      ring.pushRaw(s.tags[i], s.bits[i], s.refs[i]);
+    }
+    java.util.Arrays.fill(s.refs, 0, count, null);
+  }
+
+  /** A private ring's operator ({@link #ring}'s loading); false when it does not fit. */
+  private static boolean loadRing(HistoryRing ring, SnapshotReader in, Scratch scratch) {
+    if (in.kind() != "Ring") { // interned: the kind table's literal
+      return false;
+    }
+    int count = in.count();
+    if (count == 0) {
+      return false;
+    }
+    in.value();
+    if (in.tag() != Kind.INT || in.bits() != ring.depth() || count - 1 > ring.depth()) {
+      return false;
+    }
+    samples(ring, count - 1, count - 1, in, scratch);
+    return true;
+  }
+
+  /**
+   * {@link #fields}' loading of the compact layout into {@code o}; false when the operator's
+   * kind, value count or a value's kind does not fit.
+   */
+  private static boolean loadFields(Object o, Plan plan, SnapshotReader in) {
+    FieldAccess[] state = plan.keptAccess;
+    byte[] types = plan.keptTypes;
+    String kind = in.kind();
+    if (kind != plan.kind && (kind == null || !kind.equals(plan.kind))) {
+      return false;
+    }
+    if (in.count() != Plan.size(o, state, types, plan.ownSlotKept)) {
+      return false;
+    }
+    if (plan.ownSlotKept) {
+      in.value();
+      ((Slot) o).setRaw(in.tag(), in.bits(), in.ref());
+    }
+    for (int i = 0; i < state.length; i++) {
+      FieldAccess f = state[i];
+      switch (types[i]) {
+        case Plan.SLOT -> {
+          in.value();
+          ((Slot) f.get(o)).setRaw(in.tag(), in.bits(), in.ref());
+        }
+        case Plan.SLOTS -> {
+          Slot[] slots = (Slot[]) f.get(o);
+          in.value();
+          if (in.tag() != Kind.INT || in.bits() != slots.length) {
+            return false;
+          }
+          for (Slot s : slots) {
+            in.value();
+            s.setRaw(in.tag(), in.bits(), in.ref());
+          }
+        }
+        default -> {
+          in.value();
+          if (f.isBoolean()) {
+            if (in.tag() != Kind.BOOL) {
+              return false;
+            }
+            f.setPrimitive(o, in.bits() != 0, 0);
+          } else {
+            if (in.tag() != Kind.INT) {
+              return false;
+            }
+            try {
+              f.setPrimitive(o, false, in.bits());
+            } catch (ArithmeticException e) {
+              return false;
+            }
+          }
+        }
+      }
+    }
+    return true;
   }
 
   private static List<OperatorState> concat(List<OperatorState> a, List<OperatorState> b) {

@@ -121,6 +121,15 @@ public final class StreamCell extends Node {
   }
 
   /** Snapshot restore: this cell's value and the run's last present value. */
+  /** {@link #restore} of a value and a last present value given as their parts. */
+  void restoreRaw(byte tag, long bits, Object ref, byte presentTag, long presentBits,
+      Object presentRef) {
+    setRaw(tag, bits, ref);
+    if (heldPresent != null || presentTag != io.dataflow.core.Kind.NOVAL) {
+      held().setRaw(presentTag, presentBits, presentRef);
+    }
+  }
+
   void restore(Slot current, Slot present) {
     set(current);
     if (heldPresent != null || present.tag != io.dataflow.core.Kind.NOVAL) {

@@ -1,0 +1,210 @@
+package io.dataflow.core.snapshot;
+
+import io.dataflow.core.Kind;
+import io.dataflow.core.Value;
+
+/**
+ * Reads the streams of a snapshot that holds its binary form (format version 4: a monitor's
+ * snapshot, or one read by {@link MonitorSnapshot#fromBytes} and checked without its records)
+ * value by value, without the {@link StreamState} and {@link OperatorState} records: what
+ * {@code DataflowMonitor.restore} into the same program uses to load a fresh monitor's slots
+ * (docs/decisions.md, "A restore into the same program reads the snapshot's bytes into the
+ * slots"). The bytes were checked (or written by a {@link SnapshotWriter}), so the reader
+ * checks nothing but what a restore compares: the caller follows the format's order
+ * (docs/snapshots.md), as {@link SnapshotWriter}'s calls do, and falls back to the records
+ * wherever what it reads is not what it expects.
+ *
+ * <p>The calls: {@link #streamCount}, then per stream {@link #stream} (name and fingerprint
+ * compared), {@link #value} of the current value, {@link #value} of the last present value when
+ * {@link #hasLastPresent}, and when {@link #hasState}: {@link #count} of the history depth,
+ * {@link #count} of the samples and each sample's {@link #value}, {@link #count} of the
+ * operators, and per operator {@link #kind}, {@link #count} of its values and the values. A
+ * value read is in {@link #tag}, {@link #bits} and {@link #ref}, as a monitor's slot holds it.
+ * Not thread-safe; one restore each.
+ */
+public final class SnapshotReader {
+  private final SnapshotCodecV3 codec = SnapshotCodecV3.reader();
+  private final SnapshotCodec.In in;
+  private int descriptor;
+  private byte tag;
+  private long bits;
+  private Object ref;
+
+  private SnapshotReader(byte[] bytes) {
+    this.in = new SnapshotCodec.In(bytes);
+  }
+
+  /**
+   * A reader of {@code snapshot}'s streams, standing before its stream count, or null when the
+   * snapshot holds no binary form of format version 4 (one built from records, or read in an
+   * older version, or one whose content {@link MonitorSnapshot#fromBytes} read into records).
+   */
+  public static SnapshotReader of(MonitorSnapshot snapshot) {
+    byte[] bytes = snapshot.encoded();
+    if (bytes == null || snapshot.formatVersion() != SnapshotCodecV3.VERSION4) {
+      return null;
+    }
+    SnapshotReader r = new SnapshotReader(bytes);
+    r.header();
+    return r;
+  }
+
+  /** Past magic, version, flags, program name, key, next tick, revision and failure. */
+  private void header() {
+    SnapshotCodec.In in = this.in;
+    in.pos = SnapshotCodec.MAGIC4.length + 1;
+    int flags = in.u8("the header flags");
+    skipString();
+    if ((flags & SnapshotCodecV3.F_KEY_STRING) != 0) {
+      skipString();
+    } else {
+      in.pos += 8;
+    }
+    in.uvarint("the next tick");
+    if ((flags & SnapshotCodecV3.F_REVISION) != 0) {
+      in.uvarint("the revision");
+      in.uvarint("the revision");
+    }
+    if ((flags & SnapshotCodecV3.F_FAILURE) != 0) {
+      in.uvarint("the failure's tick");
+      if (in.u8("the failure's stream flag") == 1) {
+        skipString();
+      }
+      skipString();
+    }
+  }
+
+  private void skipString() {
+    int n = (int) in.uvarint("a string");
+    in.pos += n;
+  }
+
+  /** The number of streams (once, first). */
+  public int streamCount() {
+    return count();
+  }
+
+  /**
+   * Reads a stream's head: whether its name is {@code name} and its fingerprint names
+   * {@code fingerprint} ({@link MonitorSnapshot#sameHash}).
+   */
+  public boolean stream(String name, String fingerprint) {
+    SnapshotCodec.In in = this.in;
+    byte[] data = in.data;
+    int len = (int) in.uvarint("a stream name");
+    boolean same = len == name.length();
+    for (int i = 0; same && i < len; i++) {
+      same = data[in.pos + i] == name.charAt(i); // a name's non-ASCII char matches no byte
+    }
+    in.pos += len;
+    int desc = in.u8("a stream descriptor");
+    descriptor = desc;
+    if ((desc & 3) == SnapshotCodecV2.ROLE_STRING) {
+      skipString();
+    }
+    if (((desc >>> 2) & 7) == SnapshotCodecV2.TYPE_STRING) {
+      skipString();
+    }
+    String saved;
+    if ((desc & SnapshotCodecV3.D_FINGERPRINT_STRING) != 0) {
+      saved = in.vstr("a stream fingerprint");
+    } else {
+      long b = 0;
+      for (int i = 0; i < 4; i++) {
+        b = b << 8 | (data[in.pos + i] & 0xFF);
+      }
+      in.pos += 4;
+      saved = SnapshotCodecV3.Hash.text(b, 8);
+    }
+    return same && MonitorSnapshot.sameHash(saved, fingerprint);
+  }
+
+  /** Whether the stream just begun has a last present value after its current value. */
+  public boolean hasLastPresent() {
+    return (descriptor & SnapshotCodecV3.D_LAST_PRESENT) != 0;
+  }
+
+  /** Whether the stream just begun has a history depth, samples and operators. */
+  public boolean hasState() {
+    return (descriptor & SnapshotCodecV3.D_STATE) != 0;
+  }
+
+  /** A history depth, a number of samples, of operators or of an operator's values. */
+  public int count() {
+    return (int) in.uvarint("a count");
+  }
+
+  /**
+   * An operator's kind, interned (the kind table's literal), or null for a kind written as a
+   * string (one with a function's positions, or without a code): the records read those.
+   */
+  public String kind() {
+    int code = (int) in.uvarint("an operator kind");
+    return code == 0 ? null : SnapshotCodecV2.KINDS.get(code - 1);
+  }
+
+  /** Reads the next value into {@link #tag}, {@link #bits} and {@link #ref}. */
+  public void value() {
+    SnapshotCodec.In in = this.in;
+    int at = in.pos;
+    int t = in.data[at] & 0xFF;
+    if (t >= SnapshotCodecV2.T_SMALL) {
+      in.pos = at + 1;
+      set(Kind.INT, t - SnapshotCodecV2.SMALL_ZERO, null);
+      return;
+    }
+    switch (t) {
+      case SnapshotCodecV2.T_NOVAL -> set(Kind.NOVAL, 0, null);
+      case SnapshotCodecV2.T_DEFERRED -> set(Kind.DEFERRED, 0, null);
+      case SnapshotCodecV2.T_UNIT -> set(Kind.UNIT, 0, null);
+      case SnapshotCodecV2.T_FALSE -> set(Kind.BOOL, 0, null);
+      case SnapshotCodecV2.T_TRUE -> set(Kind.BOOL, 1, null);
+      case SnapshotCodecV2.T_INT -> {
+        in.pos = at + 1;
+        long x = in.svarint("an Int");
+        codec.remember(x);
+        set(Kind.INT, x, null);
+        return;
+      }
+      case SnapshotCodecV2.T_FLOAT -> {
+        in.pos = at + 1;
+        // Through the double, as the record's Value.of(double) and Slot.setValue take it.
+        set(Kind.FLOAT, Double.doubleToRawLongBits(Double.longBitsToDouble(in.i64("a Float"))),
+            null);
+        return;
+      }
+      default -> {
+        if (t >= SnapshotCodecV3.T_RECENT && t < SnapshotCodecV3.T_RECENT + SnapshotCodecV3.RECENT) {
+          in.pos = at + 1;
+          set(Kind.INT, codec.recent(t - SnapshotCodecV3.T_RECENT), null);
+          return;
+        }
+        Value v = codec.value(in, 0); // a Str, List or Map, as the records read it
+        set(v.kind(), Kind.bitsOf(v), Kind.refOf(v));
+        return;
+      }
+    }
+    in.pos = at + 1;
+  }
+
+  private void set(byte t, long b, Object r) {
+    tag = t;
+    bits = b;
+    ref = r;
+  }
+
+  /** The {@link Kind} of the value read last. */
+  public byte tag() {
+    return tag;
+  }
+
+  /** The payload of the value read last: an Int, a Float's raw bits, 1 or 0 for a Bool. */
+  public long bits() {
+    return bits;
+  }
+
+  /** The reference of the value read last: a Str's string, a List or Map value; else null. */
+  public Object ref() {
+    return ref;
+  }
+}
