@@ -321,8 +321,19 @@ public final class DataflowMonitor implements RevisionedMonitor {
     StateWalker.Scratch scratch = new StateWalker.Scratch();
     for (int i = 0, n = defs.size(); i < n; i++) {
       DataflowProgram.StreamDefinition d = defs.get(i);
-      StateWalker.writeStream(evaluator, evaluator.cells()[d.index()], roleName(d.role()),
-          d.declaredType(), program.snapshotFingerprints[d.index()], scratch, out);
+      if (!StateWalker.writeStream(evaluator, evaluator.cells()[d.index()], roleName(d.role()),
+          d.declaredType(), program.snapshotFingerprints[d.index()], scratch, out)) {
+        // A function in a planned tree's slot, met while writing it: every stream again from
+        // its record (the plan remembers it: its trees are written from records from now on).
+        out = new SnapshotWriter(program.name(), program.snapshotKey, evaluator.tick(),
+            revision, f, defs.size(), program.snapshotSize + 16);
+        for (DataflowProgram.StreamDefinition e : defs) {
+          out.stream(StateWalker.saveStream(evaluator, evaluator.cells()[e.index()],
+              roleName(e.role()), e.declaredType(), program.snapshotFingerprints[e.index()],
+              scratch));
+        }
+        break;
+      }
     }
     program.snapshotSize = out.size(); // a hint only: a race writes some snapshot's size
     return out.finish();

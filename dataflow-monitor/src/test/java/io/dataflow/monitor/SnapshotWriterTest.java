@@ -56,6 +56,20 @@ class SnapshotWriterTest {
   }
 
   @Test
+  void aFunctionInASlotOfAPlannedTree() {
+    // d's and e's trees (an If choosing between two lambda streams, under is_defined) have a
+    // plan, and the If's own result holds a function while the cell holds a Bool: the one-pass
+    // writer meets it after writing part of the snapshot, which is then written again from the
+    // records (thirteenth pass of issue 15); h's cell holds the function (written from its
+    // record without a try).
+    check("in x: Int\naux inc = \\v: Int -> v + 1\naux dbl = \\v: Int -> v * 2\n"
+        + "aux h = if x > 2 then inc else dbl\nout z = default(z[1], 0) + x\n"
+        + "out d = is_defined(if x > 2 then inc else dbl)\n"
+        + "out e = is_defined(default(x[1], 0) > 1 or is_defined(if x > 3 then inc else dbl))\n",
+        rows(i -> row("x", Value.of(i))));
+  }
+
+  @Test
   void dynamicBodies() {
     check("in x\nin e\nout z\nz = dynamic(e)\nout w = defer(e)\n",
         rows(i -> row("x", Value.of(i), "e", i == 2 ? Value.of("x + 1")

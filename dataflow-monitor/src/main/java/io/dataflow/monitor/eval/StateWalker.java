@@ -199,6 +199,14 @@ public final class StateWalker {
     final Plan[] plans;
     final byte[] action;
 
+    /** How many operators a snapshot (compact layout) writes for a tree of this plan. */
+    final int operators;
+    /**
+     * Set when a snapshot's one-pass writing met a function in a slot of a tree of this plan:
+     * the trees of this plan are then written from their records (racy, benign).
+     */
+    boolean metFunction;
+
     WalkPlan(int[] parent, FieldAccess[] via, int[] element, Class<?>[] type, Plan[] plans,
         byte[] action) {
       this.parent = parent;
@@ -207,6 +215,14 @@ public final class StateWalker {
       this.type = type;
       this.plans = plans;
       this.action = action;
+      int ops = 0;
+      for (int i = 0; i < action.length; i++) {
+        if (action[i] == FIELDS && (plans[i].ownSlotKept || plans[i].kept.length > 0)
+            || action[i] == RING) {
+          ops++;
+        }
+      }
+      this.operators = ops;
     }
 
     int size() {
@@ -494,92 +510,123 @@ public final class StateWalker {
    * Writes a stream's whole state, as {@link #saveStream} saves it, straight into a snapshot's
    * bytes: by the tree's {@link WalkPlan}, from its slots and fields, without the records and
    * boxed values (docs/decisions.md, "A monitor's snapshot is written straight into its
-   * bytes"). A stream the plan does not cover (no plan, a tree that differs from it, a function
-   * anywhere in its state) is saved into its record and written from it: the same bytes.
+   * bytes"), in one pass that finds each entry's object, checks it and writes it (each slot
+   * read once). A stream the plan does not cover (no plan, a function in its cell or history)
+   * is saved into its record and written from it: the same bytes.
+   *
+   * @return false when the one pass met what it cannot write after it had written part of the
+   *     stream (a function in a slot of the tree, a tree that differs from its plan): the
+   *     caller then writes the whole snapshot again from the records ({@link #saveStream}),
+   *     and the plan remembers a function, so that its trees are written from their records
    */
-  public static void writeStream(Evaluator evaluator, StreamCell cell, String role,
+  public static boolean writeStream(Evaluator evaluator, StreamCell cell, String role,
       String declaredType, String fingerprint, Scratch scratch, SnapshotWriter out) {
-    if (!writeDirect(cell, role, declaredType, fingerprint, scratch, out)) {
+    int written = writeDirect(cell, role, declaredType, fingerprint, scratch, out);
+    if (written == NOT_WRITTEN) {
       out.stream(saveStream(evaluator, cell, role, declaredType, fingerprint, scratch));
     }
+    return written != PART_WRITTEN;
   }
 
-  /** {@link #writeStream} by the plan; false, with nothing written, when it does not apply. */
-  private static boolean writeDirect(StreamCell cell, String role, String declaredType,
+  private static final int WRITTEN = 0;
+  private static final int NOT_WRITTEN = 1;
+  private static final int PART_WRITTEN = 2;
+
+  /** {@link #writeStream} by the plan, in one pass over its entries. */
+  private static int writeDirect(StreamCell cell, String role, String declaredType,
       String fingerprint, Scratch scratch, SnapshotWriter out) {
     Slot present = cell.heldOrNoVal();
     HistoryRing history = cell.ring;
     if (cell.tag == Kind.FUNCTION || present.tag == Kind.FUNCTION
         || (history != null && holdsFunction(history))) {
-      return false;
+      return NOT_WRITTEN;
     }
     WalkPlan p = null;
     int n = 0;
+    int ops = 0;
     if (cell.root != null) {
       p = walkPlan(cell, scratch);
-      if (p == null || !resolve(p, cell.root, scratch)) {
-        return false;
+      if (p == null || p.metFunction) {
+        return NOT_WRITTEN;
       }
       n = p.size();
+      ops = p.operators;
+    }
+    int depth = history == null ? 0 : history.depth();
+    boolean lastPresent = present.tag != Kind.NOVAL;
+    boolean state = depth > 0 || ops > 0;
+    out.beginStream(cell.name, role, declaredType, fingerprint, lastPresent, state);
+    out.value(cell.tag, cell.bits, cell.ref);
+    if (lastPresent) {
+      out.value(present.tag, present.bits, present.ref);
+    }
+    if (!state) {
+      return WRITTEN;
+    }
+    out.count(depth);
+    if (history == null) {
+      out.count(0);
+    } else {
+      samples(history, out);
+    }
+    out.count(ops);
+    if (n == 0) {
+      return WRITTEN;
+    }
+    if (scratch.objects.length < n) {
+      scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
     }
     Object[] objects = scratch.objects;
+    Object root = cell.root;
     try {
-      // The operators, and whether any holds a function (the records' path writes those).
-      int ops = 0;
       for (int i = 0; i < n; i++) {
+        // resolve's step: the entry's object, found in its parent and checked.
+        Object o;
+        if (i == 0) {
+          o = root;
+        } else {
+          Object from = objects[p.parent[i]];
+          FieldAccess f = p.via[i];
+          if (f != null) {
+            o = f.get(from); // from's class is checked: the field is one of its own
+          } else {
+            Object[] array = (Object[]) from;
+            int k = p.element[i];
+            o = k < array.length ? array[k] : null;
+          }
+        }
+        if (o == null || o.getClass() != p.type[i]) {
+          return PART_WRITTEN;
+        }
+        objects[i] = o;
         byte action = p.action[i];
         if (action == WalkPlan.FIELDS) {
           Plan plan = p.plans[i];
-          if (plan.ownSlotKept || plan.kept.length > 0) {
-            if (holdsFunction(objects[i], plan)) {
-              return false;
+          if ((plan.ownSlotKept || plan.kept.length > 0) && !writeFields(o, plan, out)) {
+            p.metFunction = true;
+            return PART_WRITTEN;
+          }
+        } else if (action == WalkPlan.RING || action == WalkPlan.CELL_RING) {
+          HistoryRing ring = (HistoryRing) o;
+          if (ring.ofCell != (action == WalkPlan.CELL_RING)) {
+            return PART_WRITTEN;
+          }
+          if (action == WalkPlan.RING) {
+            if (holdsFunction(ring)) {
+              p.metFunction = true;
+              return PART_WRITTEN;
             }
-            ops++;
-          }
-        } else if (action == WalkPlan.RING) {
-          if (holdsFunction((HistoryRing) objects[i])) {
-            return false;
-          }
-          ops++;
-        }
-      }
-      int depth = history == null ? 0 : history.depth();
-      boolean lastPresent = present.tag != Kind.NOVAL;
-      boolean state = depth > 0 || ops > 0;
-      out.beginStream(cell.name, role, declaredType, fingerprint, lastPresent, state);
-      out.value(cell.tag, cell.bits, cell.ref);
-      if (lastPresent) {
-        out.value(present.tag, present.bits, present.ref);
-      }
-      if (!state) {
-        return true;
-      }
-      out.count(depth);
-      if (history == null) {
-        out.count(0);
-      } else {
-        samples(history, out);
-      }
-      out.count(ops);
-      for (int i = 0; i < n; i++) {
-        byte action = p.action[i];
-        if (action == WalkPlan.FIELDS) {
-          Plan plan = p.plans[i];
-          if (plan.ownSlotKept || plan.kept.length > 0) {
-            writeFields(objects[i], plan, out);
-          }
-        } else if (action == WalkPlan.RING) {
-          HistoryRing ring = (HistoryRing) objects[i];
-          out.operator("Ring", 1 + ring.size());
-          out.intValue(ring.depth());
-          for (int ago = 1; ago <= ring.size(); ago++) {
-            int k = ring.head - (ago - 1);
-            k = k < 0 ? k + ring.tags.length : k;
-            out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+            out.operator("Ring", 1 + ring.size());
+            out.intValue(ring.depth());
+            for (int ago = 1; ago <= ring.size(); ago++) {
+              int k = ring.head - (ago - 1);
+              k = k < 0 ? k + ring.tags.length : k;
+              out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+            }
           }
         }
       }
-      return true;
+      return WRITTEN;
     } finally {
       java.util.Arrays.fill(objects, 0, n, null);
     }
@@ -606,36 +653,19 @@ public final class StateWalker {
     return false;
   }
 
-  /** Whether a slot of the compact layout of {@code o} holds a function. */
-  private static boolean holdsFunction(Object o, Plan plan) {
-    if (plan.ownSlotKept && ((Slot) o).tag == Kind.FUNCTION) {
-      return true;
-    }
-    FieldAccess[] state = plan.keptAccess;
-    byte[] types = plan.keptTypes;
-    for (int i = 0; i < state.length; i++) {
-      if (types[i] == Plan.SLOT) {
-        if (((Slot) state[i].get(o)).tag == Kind.FUNCTION) {
-          return true;
-        }
-      } else if (types[i] == Plan.SLOTS) {
-        for (Slot s : (Slot[]) state[i].get(o)) {
-          if (s.tag == Kind.FUNCTION) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  /** {@link #fields}' saving of the compact layout, written (no function in it). */
-  private static void writeFields(Object o, Plan plan, SnapshotWriter out) {
+  /**
+   * {@link #fields}' saving of the compact layout, written; false when a slot holds a function
+   * (what the records write), with part of the operator written.
+   */
+  private static boolean writeFields(Object o, Plan plan, SnapshotWriter out) {
     FieldAccess[] state = plan.keptAccess;
     byte[] types = plan.keptTypes;
     out.operator(plan.kind, Plan.size(o, state, types, plan.ownSlotKept));
     if (plan.ownSlotKept) {
       Slot s = (Slot) o;
+      if (s.tag == Kind.FUNCTION) {
+        return false;
+      }
       out.value(s.tag, s.bits, s.ref);
     }
     for (int i = 0; i < state.length; i++) {
@@ -643,12 +673,18 @@ public final class StateWalker {
       switch (types[i]) {
         case Plan.SLOT -> {
           Slot s = (Slot) f.get(o);
+          if (s.tag == Kind.FUNCTION) {
+            return false;
+          }
           out.value(s.tag, s.bits, s.ref);
         }
         case Plan.SLOTS -> {
           Slot[] slots = (Slot[]) f.get(o);
           out.intValue(slots.length);
           for (Slot s : slots) {
+            if (s.tag == Kind.FUNCTION) {
+              return false;
+            }
             out.value(s.tag, s.bits, s.ref);
           }
         }
@@ -658,6 +694,7 @@ public final class StateWalker {
         default -> out.intValue(f.getLong(o));
       }
     }
+    return true;
   }
 
   /**
