@@ -16,7 +16,8 @@ import java.lang.management.ThreadMXBean;
  * decoded before the loop), {@code create} ({@code DataflowMonitor.create}), {@code restore}
  * (decoding and restore, the benchmark's) and {@code roundtrip} (the three, the benchmark's);
  * defaults 30 batches of 20000 operations for {@code counter}, 150 of 200 for
- * {@code cutover_100}. Prints the best batch's CPU time per operation and the load average.
+ * {@code cutover_100}. Prints the best batch's CPU time per operation, the bytes the last batch
+ * allocated per operation and the load average.
  */
 public final class SnapshotCpu {
   private SnapshotCpu() {}
@@ -37,8 +38,14 @@ public final class SnapshotCpu {
     byte[] bytes = m.snapshot().toBytes();
     MonitorSnapshot decoded = MonitorSnapshot.fromBytes(bytes);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean allocation =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long best = Long.MAX_VALUE;
+    long bytes0 = 0;
     for (int b = 0; b < batches; b++) {
+      if (b == batches - 1) {
+        bytes0 = allocation.getThreadAllocatedBytes(Thread.currentThread().getId());
+      }
       long t0 = threads.getCurrentThreadCpuTime();
       for (int i = 0; i < ops; i++) {
         sink = switch (phase) {
@@ -55,8 +62,9 @@ public final class SnapshotCpu {
       }
       best = Math.min(best, threads.getCurrentThreadCpuTime() - t0);
     }
-    System.out.printf("%s %s %.1f ns/op (best of %d batches of %d), load %.2f%n", workload,
-        phase, best / (double) ops, batches, ops,
+    long allocated = allocation.getThreadAllocatedBytes(Thread.currentThread().getId()) - bytes0;
+    System.out.printf("%s %s %.1f ns/op (best of %d batches of %d), %.0f B/op, load %.2f%n",
+        workload, phase, best / (double) ops, batches, ops, allocated / (double) ops,
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 }

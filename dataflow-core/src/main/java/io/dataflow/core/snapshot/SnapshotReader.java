@@ -174,9 +174,10 @@ public final class SnapshotReader {
         return;
       }
       default -> {
-        if (t >= SnapshotCodecV3.T_RECENT && t < SnapshotCodecV3.T_RECENT + SnapshotCodecV3.RECENT) {
+        int k = t - SnapshotCodecV3.T_RECENT;
+        if (k >= 0 && k < SnapshotCodecV3.RECENT) {
           in.pos = at + 1;
-          set(Kind.INT, codec.recent(t - SnapshotCodecV3.T_RECENT), null);
+          set(Kind.INT, codec.recent(k), null);
           return;
         }
         Value v = codec.value(in, 0); // a Str, List or Map, as the records read it
