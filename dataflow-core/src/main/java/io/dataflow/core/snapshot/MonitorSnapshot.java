@@ -22,7 +22,10 @@ import java.util.Objects;
  * snapshots are equal when their seven components are. A monitor's snapshot is written
  * straight into its bytes ({@link SnapshotWriter}) and reads its {@link #streams()} from them
  * when they are first asked for (docs/decisions.md, "A monitor's snapshot is written straight
- * into its bytes").
+ * into its bytes"); so does a version 4 snapshot of plain content read by {@link #fromBytes},
+ * checked without its records, which a restore into the same program reads straight into the
+ * monitor's slots ({@link SnapshotReader}; docs/decisions.md, "A restore into the same program
+ * reads the snapshot's bytes into the slots").
  */
 public final class MonitorSnapshot {
   /**
