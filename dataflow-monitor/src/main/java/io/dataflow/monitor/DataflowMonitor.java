@@ -462,13 +462,6 @@ public final class DataflowMonitor implements RevisionedMonitor {
   }
 
   /**
-   * The same-key restore of a snapshot that holds its bytes, read straight into the new
-   * monitor's slots stream by stream ({@code StateWalker.loadDirect}; docs/decisions.md, "A
-   * restore into the same program reads the snapshot's bytes into the slots"); null when a
-   * stream's name, fingerprint or state is not what the program's plan expects, or a stream has
-   * no plan: the monitor made is then dropped, and the records restore (or refuse) it.
-   */
-  /**
    * For tests: the same-key restore read straight into the slots, or null when it does not
    * apply (no bytes, another key, a stream without a plan or that does not fit).
    */
@@ -479,6 +472,13 @@ public final class DataflowMonitor implements RevisionedMonitor {
         program.definitionKey()) ? null : restoreByPlan(program, snapshot, options, in);
   }
 
+  /**
+   * The same-key restore of a snapshot that holds its bytes, read straight into the new
+   * monitor's slots stream by stream ({@code StateWalker.loadDirect}; docs/decisions.md, "A
+   * restore into the same program reads the snapshot's bytes into the slots"); null when a
+   * stream's name, fingerprint or state is not what the program's plan expects, or a stream has
+   * no plan: the monitor made is then dropped, and the records restore (or refuse) it.
+   */
   private static DataflowMonitor restoreByPlan(DataflowProgram program,
       MonitorSnapshot snapshot, Options options, SnapshotReader in) {
     List<DataflowProgram.StreamDefinition> defs = program.streams();
