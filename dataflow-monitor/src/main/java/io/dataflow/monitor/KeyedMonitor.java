@@ -10,6 +10,7 @@ import io.dataflow.monitor.codegen.GenerationRefused;
 import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.KeyedLayout;
 import io.dataflow.monitor.internal.KeyedColumns;
+import io.dataflow.monitor.internal.KeyedFormats;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -403,6 +404,22 @@ public final class KeyedMonitor {
 
   static {
     KeyedColumns.install(KeyedMonitor::evaluateInto);
+    KeyedFormats.install(new KeyedFormats.Hooks() {
+      @Override
+      public KeyedMonitor createWide(DataflowProgram p) {
+        return KeyedMonitor.createWide(p, false);
+      }
+
+      @Override
+      public boolean isHot(KeyedMonitor keyed, Object key) {
+        return keyed.isHot(key);
+      }
+
+      @Override
+      public void convert(KeyedMonitor keyed, Object key, boolean wide) {
+        keyed.convert(key, wide);
+      }
+    });
   }
 
   /**

@@ -423,7 +423,7 @@ public final class KeyedKernel {
       }
       b.append('|');
     }
-    return b.toString();
+    return b.append(hotSignature()).toString(); // the hot format is generated too
   }
 
   /** The specification's file name (the generated class's source). */
