@@ -281,6 +281,16 @@ public final class KeyedMonitor {
     return v.length == hotLength ? kernel.widen(v) : v;
   }
 
+  /** A scratch wide vector for {@link #writeState} (owner thread only; never a key's state). */
+  private long[] wideScratch;
+
+  private long[] wideScratch() {
+    if (wideScratch == null || wideScratch.length != layout.compactLength()) {
+      wideScratch = new long[layout.compactLength()];
+    }
+    return wideScratch;
+  }
+
   /** A wide vector as a key's state: in the hot format when it fits, else itself. */
   private long[] hotOrWide(long[] v) {
     if (hotLength > 0) {
@@ -774,7 +784,8 @@ public final class KeyedMonitor {
       writeKey(out, e.getKey());
       Object s = e.getValue();
       if (s instanceof long[] h) {
-        long[] v = wideCopy(h); // checkpoints hold the wide format only
+        // checkpoints hold the wide format only: a hot key widened into a scratch array
+        long[] v = h.length == hotLength ? kernel.widen(h, wideScratch()) : h;
         out.writeByte(0);
         out.writeInt(v.length);
         writeVector(out, v);

@@ -149,7 +149,11 @@ public final class KeyedKernel {
    * the other). A new array.
    */
   public long[] widen(long[] h) {
-    long[] w = new long[compactLength];
+    return widen(h, new long[compactLength]);
+  }
+
+  /** {@link #widen(long[])} into {@code w}, an array of the wide length; returns {@code w}. */
+  public long[] widen(long[] h, long[] w) {
     hot.expand(h, w);
     return w;
   }
