@@ -44,6 +44,12 @@ import java.util.function.BiConsumer;
  * and stored back after. Either way the vector after a tick is the interpreter's state, which
  * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
  * loads the key into the working monitor.
+ * <p>A key the kernel evaluates is resident in a shorter <em>hot</em> vector while its state
+ * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload
+ * are left out, and every tick checks that they still do, else the key goes back to the usual
+ * vector). Everything other than a tick in place sees the usual vector, converted on demand
+ * ({@link KeyedKernel#widen}, {@link KeyedKernel#compact}): snapshots and checkpoints read a
+ * widened copy, a fallback to the working monitor and a reconfiguration widen the key first.
  * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
  * <ul>
  *   <li>every key of a program with dynamic properties ({@code dynamic}, {@code defer}) or
@@ -176,19 +182,9 @@ public final class KeyedMonitor {
     return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, eager, false);
   }
 
-  /** Tests: keyed monitors with the hot format, generated code from the first tick when eager. */
-  static KeyedMonitor createHot(DataflowProgram program, boolean eager) {
-    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, eager, true);
-  }
-
   /** Tests and diagnostics: whether {@code key}'s state is resident in the hot format. */
   boolean isHot(Object key) {
     return keys.get(key) instanceof long[] v && v.length == hotLength;
-  }
-
-  /** Tests: the length of a hot vector, or -1 when the program has no hot format. */
-  int hotLength() {
-    return hotLength;
   }
 
   /**
