@@ -10,6 +10,7 @@ import io.dataflow.monitor.codegen.GenerationRefused;
 import io.dataflow.monitor.eval.KeyedKernel;
 import io.dataflow.monitor.eval.KeyedLayout;
 import io.dataflow.monitor.internal.KeyedColumns;
+import io.dataflow.monitor.internal.KeyedFormats;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -43,6 +44,12 @@ import java.util.function.BiConsumer;
  * and stored back after. Either way the vector after a tick is the interpreter's state, which
  * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
  * loads the key into the working monitor.
+ * <p>A key the kernel evaluates is resident in a shorter <em>hot</em> vector while its state
+ * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload
+ * are left out, and every tick checks that they still do, else the key goes back to the usual
+ * vector). Everything other than a tick in place sees the usual vector, converted on demand
+ * ({@link KeyedKernel#widen}, {@link KeyedKernel#compact}): snapshots and checkpoints read a
+ * widened copy, a fallback to the working monitor and a reconfiguration widen the key first.
  * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
  * <ul>
  *   <li>every key of a program with dynamic properties ({@code dynamic}, {@code defer}) or
@@ -88,6 +95,15 @@ public final class KeyedMonitor {
   private final boolean inPlace;
   /** Whether the kernel's code is generated at once (tests), else after a number of ticks. */
   private final boolean eagerCode;
+  /**
+   * Whether keys the kernel covers are resident in its hot format when it has one (false only
+   * in tests of the wide format).
+   */
+  private final boolean hotKeys;
+  /** The length of a hot vector (see {@link KeyedKernel#hotLength}), or -1: none. */
+  private int hotLength = -1;
+  /** A new key's vector in the hot format, or null. */
+  private long[] freshHot;
   /** Ticks evaluated in place before the kernel's code was asked for. */
   private int inPlaceTicks;
   private boolean codeRequested;
@@ -126,9 +142,15 @@ public final class KeyedMonitor {
 
   private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options,
       boolean inPlace, boolean eagerCode) {
+    this(program, options, inPlace, eagerCode, true);
+  }
+
+  private KeyedMonitor(DataflowProgram program, DataflowMonitor.Options options,
+      boolean inPlace, boolean eagerCode, boolean hotKeys) {
     this.program = Objects.requireNonNull(program, "program");
     this.inPlace = inPlace;
     this.eagerCode = eagerCode;
+    this.hotKeys = hotKeys;
     // Keys and the working monitor interpret: see "Per-key state".
     this.options = options.withFusion(DataflowMonitor.Fusion.OFF);
     newWorking();
@@ -152,6 +174,37 @@ public final class KeyedMonitor {
     return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, true);
   }
 
+  /**
+   * Tests: keyed monitors whose keys stay in the wide format (no hot format), generated code
+   * from the first tick when {@code eager}.
+   */
+  static KeyedMonitor createWide(DataflowProgram program, boolean eager) {
+    return new KeyedMonitor(program, DataflowMonitor.Options.DEFAULT, true, eager, false);
+  }
+
+  /** Tests and diagnostics: whether {@code key}'s state is resident in the hot format. */
+  boolean isHot(Object key) {
+    return keys.get(key) instanceof long[] v && v.length == hotLength;
+  }
+
+  /**
+   * Tests: moves {@code key} to the wide format ({@code wide}) or, when its state fits, to the
+   * hot format; the key's behaviour does not change either way.
+   */
+  void convert(Object key, boolean wide) {
+    Object s = keys.get(key);
+    if (!(s instanceof long[] v)) {
+      return;
+    }
+    if (wide) {
+      if (v.length == hotLength) {
+        widen(key, v);
+      }
+    } else {
+      keys.put(key, hotOrWide(v));
+    }
+  }
+
   /** Tests and diagnostics: whether compact keys' ticks run the kernel's generated code. */
   boolean runsGeneratedCode() {
     return kernel != null && kernel.runsGeneratedCode();
@@ -164,15 +217,9 @@ public final class KeyedMonitor {
 
   /** A fresh working monitor for {@link #program}, its layout and a new key's state. */
   private void newWorking() {
+    KeyedKernel previous = kernel;
     working = DataflowMonitor.create(program, options);
     layout = KeyedLayout.of(working.evaluator);
-    kernel = inPlace && layout != null ? KeyedKernel.of(layout) : null;
-    codeRequested = false;
-    inPlaceTicks = 0;
-    if (kernel != null && eagerCode) {
-      codeRequested = true;
-      offerCode(kernel);
-    }
     resident = null;
     loadedRevision = -1;
     if (layout != null) {
@@ -180,6 +227,75 @@ public final class KeyedMonitor {
       Object[] r = layout.storedRefs();
       freshRefs = r == null ? null : r.clone();
     }
+    kernel = inPlace && layout != null
+        ? KeyedKernel.of(layout, hotKeys && freshRefs == null ? fresh : null) : null;
+    if (hotLength > 0 && (kernel == null
+        || !kernel.hotSignature().equals(previous.hotSignature()))) {
+      widenAll(previous); // keys in another hot format (not after a failure: the same program)
+    }
+    hotLength = kernel == null ? -1 : kernel.hotLength();
+    freshHot = hotLength > 0 ? kernel.compact(fresh) : null;
+    codeRequested = false;
+    inPlaceTicks = 0;
+    if (kernel != null && eagerCode) {
+      codeRequested = true;
+      offerCode(kernel);
+    }
+  }
+
+  /**
+   * Moves every key resident in the hot format of {@code k} to the wide format: the one place
+   * where the hot format is left wholesale (a reconfiguration, a new kernel).
+   */
+  private void widenAll(KeyedKernel k) {
+    int n = hotLength;
+    for (Map.Entry<Object, Object> e : keys.entrySet()) {
+      if (e.getValue() instanceof long[] v && v.length == n) {
+        e.setValue(k.widen(v));
+      }
+    }
+  }
+
+  /**
+   * The key's vector in the wide format, the key moved there when it was hot (for everything
+   * that changes a key's state other than a tick in place: a tick on the working monitor).
+   */
+  private long[] widen(Object key, long[] v) {
+    if (v.length != hotLength) {
+      return v;
+    }
+    long[] w = kernel.widen(v);
+    keys.put(key, w);
+    return w;
+  }
+
+  /**
+   * A compact key's vector in the wide format, for reading only: a new array for a hot key (the
+   * key stays hot), {@code v} itself otherwise.
+   */
+  private long[] wideCopy(long[] v) {
+    return v.length == hotLength ? kernel.widen(v) : v;
+  }
+
+  /** A scratch wide vector for {@link #writeState} (owner thread only; never a key's state). */
+  private long[] wideScratch;
+
+  private long[] wideScratch() {
+    if (wideScratch == null || wideScratch.length != layout.compactLength()) {
+      wideScratch = new long[layout.compactLength()];
+    }
+    return wideScratch;
+  }
+
+  /** A wide vector as a key's state: in the hot format when it fits, else itself. */
+  private long[] hotOrWide(long[] v) {
+    if (hotLength > 0) {
+      long[] h = kernel.compact(v);
+      if (h != null) {
+        return h;
+      }
+    }
+    return v;
   }
 
   private int intern(MonitorRevision r) {
@@ -227,7 +343,14 @@ public final class KeyedMonitor {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
       KeyedKernel k = kernel;
-      if (k != null && k.tick(v, input, output)) {
+      if (v.length == hotLength) {
+        int r = k.tickHot(v, input, output);
+        if (r != KeyedKernel.DECLINED) {
+          tickedHot(key, r, k);
+          return t;
+        }
+        v = widen(key, v);
+      } else if (k != null && k.tick(v, input, output)) {
         tickedInPlace(v, k);
         return t;
       }
@@ -254,6 +377,17 @@ public final class KeyedMonitor {
     }
   }
 
+  /** Bookkeeping after the kernel evaluated a tick of a hot key (see {@link #tickedInPlace}). */
+  private void tickedHot(Object key, int result, KeyedKernel k) {
+    if (result == KeyedKernel.WIDENED) {
+      keys.put(key, k.widened()); // the tick's state does not fit the hot format
+    }
+    if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
+      codeRequested = true;
+      FusedCompiler.inBackground(() -> offerCode(k));
+    }
+  }
+
   /**
    * A tick of a key held boxed or as a whole monitor (never in place): {@code output} gets its
    * outputs.
@@ -276,6 +410,22 @@ public final class KeyedMonitor {
 
   static {
     KeyedColumns.install(KeyedMonitor::evaluateInto);
+    KeyedFormats.install(new KeyedFormats.Hooks() {
+      @Override
+      public KeyedMonitor createWide(DataflowProgram p) {
+        return KeyedMonitor.createWide(p, false);
+      }
+
+      @Override
+      public boolean isHot(KeyedMonitor keyed, Object key) {
+        return keyed.isHot(key);
+      }
+
+      @Override
+      public void convert(KeyedMonitor keyed, Object key, boolean wide) {
+        keyed.convert(key, wide);
+      }
+    });
   }
 
   /**
@@ -298,7 +448,14 @@ public final class KeyedMonitor {
       v[KeyedLayout.LAST_SEEN] = atNanos;
       long t = v[KeyedLayout.TICK];
       KeyedKernel k = kernel;
-      if (k != null && k.tick(v, input, output, kinds, bits, at)) {
+      if (v.length == hotLength) {
+        int r = k.tickHot(v, input, output, kinds, bits, at);
+        if (r != KeyedKernel.DECLINED) {
+          tickedHot(key, r, k);
+          return t;
+        }
+        v = widen(key, v);
+      } else if (k != null && k.tick(v, input, output, kinds, bits, at)) {
         tickedInPlace(v, k);
         return t;
       }
@@ -324,6 +481,8 @@ public final class KeyedMonitor {
     Object state;
     if (layout == null) {
       state = new Full(DataflowMonitor.create(program, options), 0);
+    } else if (freshHot != null) {
+      state = freshHot.clone();
     } else {
       state = freshRefs == null ? fresh.clone() : new Boxed(fresh.clone(), freshRefs.clone());
     }
@@ -448,7 +607,7 @@ public final class KeyedMonitor {
     if (state instanceof Full f) {
       return f.monitor.snapshot();
     }
-    long[] v = vector(state);
+    long[] v = wideCopy(vector(state));
     if (resident != v) {
       load(v, refs(state));
     }
@@ -497,7 +656,7 @@ public final class KeyedMonitor {
     long[] v = own.store(null, intern(m.revision()), canonical);
     v[KeyedLayout.LAST_SEEN] = lastSeenNanos;
     Object[] r = own.storedRefs();
-    return r == null ? v : new Boxed(v, r.clone());
+    return r == null ? hotOrWide(v) : new Boxed(v, r.clone());
   }
 
   /** A monitor of {@code p} holding a compact key's state (for reconfiguration). */
@@ -526,6 +685,10 @@ public final class KeyedMonitor {
     Objects.requireNonNull(target, "target");
     DataflowProgram source = program;
     KeyedLayout sourceLayout = layout;
+    if (hotLength > 0) {
+      widenAll(kernel); // every key through the wide format, as before the hot one existed
+      hotLength = -1;
+    }
     program = target;
     newWorking(); // the target's working monitor, layout and fresh state
     boolean retainInPlace = mapping != null && mapping.retainExact() && sourceLayout != null
@@ -542,9 +705,12 @@ public final class KeyedMonitor {
           cold[KeyedLayout.LAST_SEEN] = v[KeyedLayout.LAST_SEEN];
           cold[KeyedLayout.TICK] = v[KeyedLayout.TICK];
           layout.revisionOf(cold, next);
-          e.setValue(freshRefs == null ? cold : new Boxed(cold, freshRefs.clone()));
+          e.setValue(freshRefs == null ? hotOrWide(cold) : new Boxed(cold, freshRefs.clone()));
         } else {
           layout.revisionOf(v, next);
+          if (s == v) {
+            e.setValue(hotOrWide(v));
+          }
           if (report == null) {
             report = ContextTransferReport.retainedAll(source);
           }
@@ -613,7 +779,9 @@ public final class KeyedMonitor {
     for (Map.Entry<Object, Object> e : keys.entrySet()) {
       writeKey(out, e.getKey());
       Object s = e.getValue();
-      if (s instanceof long[] v) {
+      if (s instanceof long[] h) {
+        // checkpoints hold the wide format only: a hot key widened into a scratch array
+        long[] v = h.length == hotLength ? kernel.widen(h, wideScratch()) : h;
         out.writeByte(0);
         out.writeInt(v.length);
         writeVector(out, v);
@@ -676,7 +844,7 @@ public final class KeyedMonitor {
         }
         layout.revisionOf(v, revisionMap[r]);
         v[KeyedLayout.LAST_SEEN] = nowNanos;
-        Object old = keys.put(key, v);
+        Object old = keys.put(key, hotOrWide(v));
         if (old != null && !(old instanceof Full) && vector(old) == resident) {
           resident = null;
         }

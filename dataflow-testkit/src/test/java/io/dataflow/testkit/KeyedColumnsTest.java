@@ -62,7 +62,7 @@ class KeyedColumnsTest {
     });
   }
 
-  private static String scalarSpec(SplittableRandom r) {
+  static String scalarSpec(SplittableRandom r) {
     StringBuilder sb = new StringBuilder("in x: Int\nin y: Int\n");
     sb.append("out sum: Int = default(sum[1], 0) + x\n");
     List<String> ints = new ArrayList<>(List.of("x", "y", "sum"));

@@ -45,7 +45,144 @@ final class KernelEmitter implements Opcodes {
         new Constants());
     tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), kernel, false);
     tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
+    if (kernel.hotLength() > 0) {
+      expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel);
+      store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel);
+      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR), kernel, false);
+      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR), kernel, true);
+    } else {
+      refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR));
+      refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR));
+    }
     return cls.define(KeyedKernel.Code.class);
+  }
+
+  private static final String HOT_DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)I";
+  private static final String HOT_COLUMNS_DESCRIPTOR = "([J[J[JL" + ROW + ";[B[JI)I";
+
+  /** A kernel without a hot format never gets a hot vector: declines (never called). */
+  private static void refuseHot(Code c) {
+    c.op(ICONST_0);
+    c.op(IRETURN);
+    c.end();
+  }
+
+  /**
+   * {@code expand(h, w)}: the wide vector {@code w} of the hot vector {@code h}, every position
+   * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out from
+   * its representative's place or its constant, the narrow part's words as they are.
+   */
+  private static void expand(Code c, KeyedKernel kernel) {
+    int[] from = kernel.hotFrom();
+    long[] constant = kernel.hotConstants();
+    int narrowAt = kernel.narrowAt();
+    int length = kernel.vectorLength();
+    int hotNarrow = kernel.hotLength() - (length - narrowAt);
+    for (int p = 0; p < length; p++) {
+      c.aload(1);
+      c.intConstant(p);
+      if (p < 2 || p >= narrowAt) {
+        c.aload(0);
+        c.intConstant(p < 2 ? p : hotNarrow + p - narrowAt);
+        c.op(LALOAD);
+      } else if (from[p] < 0) {
+        longConstant(c, constant[p]);
+      } else {
+        c.aload(0);
+        c.intConstant(from[p]);
+        c.op(LALOAD);
+      }
+      c.op(LASTORE);
+    }
+    c.op(RETURN);
+    c.end();
+  }
+
+  /**
+   * {@code store(w, h)}: {@link KeyedKernel#WIDENED} when a payload the hot format leaves out
+   * differs from its representative or constant (h untouched), else {@code w}'s kept payloads
+   * and narrow words into {@code h} and {@link KeyedKernel#IN_PLACE}.
+   */
+  private static void store(Code c, KeyedKernel kernel) {
+    int[] from = kernel.hotFrom();
+    int[] rep = kernel.hotRepresentatives();
+    long[] constant = kernel.hotConstants();
+    int narrowAt = kernel.narrowAt();
+    int length = kernel.vectorLength();
+    int hotNarrow = kernel.hotLength() - (length - narrowAt);
+    Label wide = new Label();
+    for (int p = 2; p < narrowAt; p++) {
+      if (rep[p] == p) {
+        continue;
+      }
+      c.aload(0);
+      c.intConstant(p);
+      c.op(LALOAD);
+      if (rep[p] < 0) {
+        longConstant(c, constant[p]);
+      } else {
+        c.aload(0);
+        c.intConstant(rep[p]);
+        c.op(LALOAD);
+      }
+      c.op(LCMP);
+      c.jump(IFNE, wide);
+    }
+    for (int p = 0; p < length; p++) {
+      int to;
+      if (p < 2) {
+        to = p;
+      } else if (p >= narrowAt) {
+        to = hotNarrow + p - narrowAt;
+      } else if (rep[p] == p) {
+        to = from[p];
+      } else {
+        continue;
+      }
+      c.aload(1);
+      c.intConstant(to);
+      c.aload(0);
+      c.intConstant(p);
+      c.op(LALOAD);
+      c.op(LASTORE);
+    }
+    c.intConstant(KeyedKernel.IN_PLACE);
+    c.op(IRETURN);
+    c.place(wide);
+    c.intConstant(KeyedKernel.WIDENED);
+    c.op(IRETURN);
+    c.end();
+  }
+
+  private static void longConstant(Code c, long v) {
+    if (v == 0L) {
+      c.op(LCONST_0);
+    } else if (v == 1L) {
+      c.op(LCONST_1);
+    } else {
+      c.mv.visitLdcInsn(v);
+    }
+  }
+
+  /**
+   * One of the two {@code tickHot} methods ({@link KeyedKernel.Code#tickHot}): {@code expand}
+   * into the working copy, the inputs, steps, commit and tick count as {@link #tick} runs them,
+   * {@code store} back into the hot vector, the outputs from the working copy.
+   */
+  private static void tickHot(Code c, KeyedKernel kernel, boolean columns) {
+    int result = columns ? 8 : 6;
+    c.aload(V);
+    c.aload(WORK);
+    c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
+    inputsAndSteps(c, kernel);
+    c.aload(WORK);
+    c.aload(V);
+    c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "store", "([J[J)I", false);
+    c.istore(result);
+    outputs(c, kernel, columns, WORK);
+    c.iload(result);
+    c.op(IRETURN);
+    c.end();
   }
 
   /**
@@ -56,6 +193,16 @@ final class KernelEmitter implements Opcodes {
   private static void tick(Code c, KeyedKernel kernel, boolean columns) {
     int length = kernel.vectorLength();
     copy(c, V, WORK, length);
+    inputsAndSteps(c, kernel);
+    copy(c, WORK, V, length);
+    outputs(c, kernel, columns, V);
+    c.op(ICONST_1);
+    c.op(IRETURN);
+    c.end();
+  }
+
+  /** The inputs (returning 0, false, on a refused kind), steps, commit and tick count on WORK. */
+  private static void inputsAndSteps(Code c, KeyedKernel kernel) {
     List<KeyedKernel.Step> inputs = kernel.inputSteps();
     for (int i = 0; i < inputs.size(); i++) {
       // Steps.input(work, constants, input.kind(i), input.bits(i), args...) or return false
@@ -78,10 +225,13 @@ final class KernelEmitter implements Opcodes {
     calls(c, kernel.commitSteps());
     c.aload(WORK);
     c.mv.visitMethodInsn(INVOKESTATIC, STEPS, "advance", "([J)V", false);
-    copy(c, WORK, V, length);
+  }
+
+  /** The outputs, read from the vector in local {@code from}: into the row or the columns. */
+  private static void outputs(Code c, KeyedKernel kernel, boolean columns, int from) {
     List<KeyedKernel.Step> outputs = kernel.outputSteps();
     for (int j = 0; j < outputs.size(); j++) {
-      c.aload(V);
+      c.aload(from);
       c.aload(CONSTANTS);
       if (columns) {
         // Steps.outputTo(v, constants, kinds, bits, at + j, args...)
@@ -98,9 +248,6 @@ final class KernelEmitter implements Opcodes {
         call(c, "([J[JL" + ROW + ";I", outputs.get(j), "V");
       }
     }
-    c.op(ICONST_1);
-    c.op(IRETURN);
-    c.end();
   }
 
   /** One static call per step: (work, literals, positions...). */

@@ -74,13 +74,16 @@ public final class KeyedKernel {
   /** The tick's working copy of the key's vector (see {@link Code#tick}). */
   private final long[] work;
   private final String source;
+  /** Where the vector's narrow part starts (the wide part ends). */
+  private final int narrowAt;
+  /** The hot format (see {@link #hotLength}), or null when the program has none. */
+  private final Hot hot;
 
-  private KeyedKernel(Builder b, KeyedLayout layout) {
+  private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh) {
     this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
     this.commitSteps = commitSteps(b.commits.stream().mapToInt(Integer::intValue).toArray());
     this.inputSteps = inputSteps(b);
     this.outputSteps = outputSteps(b);
-    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps);
     this.constantBits = new long[2 * b.constants.size()];
     for (int i = 0; i < b.constants.size(); i++) {
       Slot c = b.constants.get(i);
@@ -92,17 +95,304 @@ public final class KeyedKernel {
     this.mayFail = b.mayFail;
     this.work = new long[compactLength];
     this.source = layout.evaluator.spec().file();
+    this.narrowAt = layout.narrowAt;
+    this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
+    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
   public static KeyedKernel of(KeyedLayout layout) {
+    return of(layout, null);
+  }
+
+  /**
+   * {@link #of(KeyedLayout)} with a {@link #hotLength hot format} planned from {@code fresh},
+   * a new key's vector in the (wide) compact format of {@code layout}; null: no hot format.
+   */
+  public static KeyedKernel of(KeyedLayout layout, long[] fresh) {
     try {
       Builder b = new Builder(layout);
       b.build();
-      return new KeyedKernel(b, layout);
+      return new KeyedKernel(b, layout, fresh);
     } catch (Unsupported u) {
       return null;
     }
+  }
+
+  // ---- The hot format ----------------------------------------------------------------------
+
+  /**
+   * A key's resident vector in the hot format: {@code [LAST_SEEN] [TICK]}, then the kept
+   * payloads of the wide part, then the narrow part's words unchanged. A payload of the wide
+   * part that, after every tick of a key so far, equalled a constant or an earlier payload
+   * (its representative) is not kept: it is written back from the constant or representative
+   * when the vector is {@link #widen widened}. Which payloads go is planned once per program
+   * by running the steps on a fresh vector with present inputs ({@link Hot#plan}); that is only
+   * a guess, so every tick on a hot vector checks the relations on the tick's result, and a
+   * tick whose result breaks one leaves the key in the wide format ({@link #WIDENED}). The
+   * relations are exact by that check, never assumed.
+   *
+   * @return the length of a hot vector (shorter than the wide compact format), or -1 when the
+   *     program has no hot format (nothing to leave out, or no fresh vector was given)
+   */
+  public int hotLength() {
+    return hot == null ? -1 : hot.length;
+  }
+
+  /** The hot format as text (kernels of the same text read each other's hot vectors). */
+  public String hotSignature() {
+    return hot == null ? "" : hot.signature();
+  }
+
+  /**
+   * The wide vector of a hot one: the one conversion from the hot format ({@link #compact} is
+   * the other). A new array.
+   */
+  public long[] widen(long[] h) {
+    return widen(h, new long[compactLength]);
+  }
+
+  /** {@link #widen(long[])} into {@code w}, an array of the wide length; returns {@code w}. */
+  public long[] widen(long[] h, long[] w) {
+    hot.expand(h, w);
+    return w;
+  }
+
+  /**
+   * The hot vector of a wide one in the compact format, or null when the program has no hot
+   * format, {@code w} is of another length, or a payload the hot format leaves out differs from
+   * its constant or representative. A new array.
+   */
+  public long[] compact(long[] w) {
+    if (hot == null || w.length != compactLength || !hot.holds(w)) {
+      return null;
+    }
+    long[] h = new long[hot.length];
+    hot.store(w, h);
+    return h;
+  }
+
+  /** A tick of {@link #tickHot}: declined, {@code h} and the outputs unchanged. */
+  public static final int DECLINED = 0;
+  /** A tick of {@link #tickHot}: evaluated, {@code h} holds the key's state after it. */
+  public static final int IN_PLACE = 1;
+  /**
+   * A tick of {@link #tickHot}: evaluated and the outputs written, but its state does not fit
+   * the hot format; {@code h} is unchanged and {@link #widened} is the key's state after it.
+   */
+  public static final int WIDENED = 2;
+
+  /**
+   * Evaluates one tick of the key whose hot vector is {@code h} (see {@link #hotLength}),
+   * writing the outputs.
+   *
+   * @return {@link #IN_PLACE}, {@link #WIDENED} or {@link #DECLINED} (the caller then widens the
+   *     key and evaluates the tick on the working monitor)
+   */
+  public int tickHot(long[] h, Row input, Row output) {
+    if (!acceptsHot(h, input, output)) {
+      return DECLINED;
+    }
+    try {
+      return code.tickHot(h, work, constantBits, input, output);
+    } catch (RuntimeException e) {
+      declined(e);
+      return DECLINED;
+    }
+  }
+
+  /** {@link #tickHot(long[], Row, Row)} with the outputs into columns (see {@link #tick}). */
+  public int tickHot(long[] h, Row input, Row output, byte[] kinds, long[] bits, int at) {
+    if (!acceptsHot(h, input, output)) {
+      return DECLINED;
+    }
+    try {
+      return code.tickHot(h, work, constantBits, input, kinds, bits, at);
+    } catch (RuntimeException e) {
+      declined(e);
+      return DECLINED;
+    }
+  }
+
+  /** The key's wide vector after a tick that returned {@link #WIDENED} (a new array). */
+  public long[] widened() {
+    return work.clone();
+  }
+
+  private boolean acceptsHot(long[] h, Row input, Row output) {
+    if (hot == null || h.length != hot.length) {
+      return false;
+    }
+    return accepts(work, input, output);
+  }
+
+  /**
+   * The hot format's plan: for each payload {@code p} of the wide part, {@code from[p]} is its
+   * place in a hot vector (its own when kept, its representative's when not) or -1 for a
+   * constant ({@code constant[p]}); {@code rep[p]} is {@code p} when kept, the representative
+   * when not, or -1 for a constant.
+   */
+  static final class Hot {
+    final int length;
+    final int narrowAt;
+    final int narrowWords;
+    final int[] from;
+    final int[] rep;
+    final long[] constant;
+
+    private Hot(int length, int narrowAt, int narrowWords, int[] from, int[] rep,
+        long[] constant) {
+      this.length = length;
+      this.narrowAt = narrowAt;
+      this.narrowWords = narrowWords;
+      this.from = from;
+      this.rep = rep;
+      this.constant = constant;
+    }
+
+    /**
+     * The longest wide vector with a hot format: its conversions are generated element by
+     * element (as the working copy is, see {@code KernelEmitter}).
+     */
+    static final int LONGEST = 64;
+    /** The ticks the plan samples. */
+    private static final int SAMPLES = 64;
+
+    /**
+     * Runs the interpreted steps on a copy of {@code fresh} with present inputs of their
+     * declared kinds (seeded, so one program always gets the same plan), and leaves out every
+     * payload that equalled a constant or an earlier payload in the fresh vector and after
+     * every sampled tick. Null when nothing would be left out.
+     */
+    static Hot plan(KeyedKernel k, Builder b, long[] fresh) {
+      int n = k.narrowAt;
+      if (fresh.length != k.compactLength || fresh.length > LONGEST) {
+        return null;
+      }
+      long[][] samples = new long[SAMPLES + 1][];
+      samples[0] = fresh.clone();
+      long[] v = fresh.clone();
+      long[] w = new long[v.length];
+      java.util.SplittableRandom r = new java.util.SplittableRandom(0x16L);
+      byte[] kinds = new byte[k.inputs];
+      long[] bits = new long[k.inputs];
+      int taken = 1;
+      for (int s = 0; s < 4 * SAMPLES && taken <= SAMPLES; s++) {
+        for (int i = 0; i < k.inputs; i++) {
+          byte kind = b.inKind[i];
+          kinds[i] = kind;
+          bits[i] = kind == Kind.INT ? r.nextInt(2001) - 1000
+              : kind == Kind.FLOAT ? Double.doubleToRawLongBits(r.nextDouble() * 100 - 50)
+              : kind == Kind.BOOL ? r.nextInt(2) : 0;
+        }
+        try {
+          if (Interpreted.sample(k, v, w, kinds, bits)) {
+            samples[taken++] = v.clone();
+          }
+        } catch (RuntimeException e) {
+          // a failing tick (overflow, say): v is as it was; sample another
+        }
+      }
+      int[] from = new int[n];
+      int[] rep = new int[n];
+      long[] constant = new long[n];
+      int kept = KeyedLayout.HEADER;
+      for (int p = KeyedLayout.HEADER; p < n; p++) {
+        rep[p] = p;
+        if (same(samples, taken, p, -1)) {
+          rep[p] = -1;
+          constant[p] = samples[0][p];
+          from[p] = -1;
+          continue;
+        }
+        for (int q = KeyedLayout.HEADER; q < p; q++) {
+          if (rep[q] == q && same(samples, taken, p, q)) {
+            rep[p] = q;
+            break;
+          }
+        }
+        from[p] = rep[p] == p ? kept++ : from[rep[p]];
+      }
+      int words = k.compactLength - n;
+      if (kept == n) {
+        return null; // nothing to leave out
+      }
+      return new Hot(kept + words, n, words, from, rep, constant);
+    }
+
+    /** Whether payload p equals q's (or, for q = -1, the fresh value) in every sample. */
+    private static boolean same(long[][] samples, int taken, int p, int q) {
+      for (int s = 0; s < taken; s++) {
+        long x = samples[s][p];
+        long y = q < 0 ? samples[0][p] : samples[s][q];
+        if (x != y) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The wide vector {@code w} of the hot vector {@code h}. */
+    void expand(long[] h, long[] w) {
+      w[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
+      w[KeyedLayout.TICK] = h[KeyedLayout.TICK];
+      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+        int f = from[p];
+        w[p] = f < 0 ? constant[p] : h[f];
+      }
+      System.arraycopy(h, length - narrowWords, w, narrowAt, narrowWords);
+    }
+
+    /** Whether every payload left out of {@code w} equals its constant or representative. */
+    boolean holds(long[] w) {
+      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+        int q = rep[p];
+        if (q != p && w[p] != (q < 0 ? constant[p] : w[q])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The hot vector {@code h} of {@code w} (which {@link #holds}). */
+    void store(long[] w, long[] h) {
+      h[KeyedLayout.LAST_SEEN] = w[KeyedLayout.LAST_SEEN];
+      h[KeyedLayout.TICK] = w[KeyedLayout.TICK];
+      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+        if (rep[p] == p) {
+          h[from[p]] = w[p];
+        }
+      }
+      System.arraycopy(w, narrowAt, h, length - narrowWords, narrowWords);
+    }
+
+    String signature() {
+      StringBuilder s = new StringBuilder().append(length).append(':');
+      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+        s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "").append(',');
+      }
+      return s.toString();
+    }
+  }
+
+  /** The hot format's plan, for the code generator (null: none). */
+  public int[] hotFrom() {
+    return hot == null ? null : hot.from.clone();
+  }
+
+  /** Per wide payload: itself when kept, its representative, or -1 for a constant. */
+  public int[] hotRepresentatives() {
+    return hot == null ? null : hot.rep.clone();
+  }
+
+  /** Per wide payload left out as a constant: its value. */
+  public long[] hotConstants() {
+    return hot == null ? null : hot.constant.clone();
+  }
+
+  /** Where the narrow part starts in a wide vector. */
+  public int narrowAt() {
+    return narrowAt;
   }
 
   /**
@@ -137,7 +427,7 @@ public final class KeyedKernel {
       }
       b.append('|');
     }
-    return b.toString();
+    return b.append(hotSignature()).toString(); // the hot format is generated too
   }
 
   /** The specification's file name (the generated class's source). */
@@ -340,6 +630,23 @@ public final class KeyedKernel {
      */
     boolean tick(long[] v, long[] work, long[] constants, Row input, byte[] kinds, long[] bits,
         int at);
+
+    /**
+     * One tick of the key whose hot vector is {@code h} ({@link KeyedKernel#hotLength}): the
+     * hot vector widened into {@code work}, the tick as {@link #tick} runs it on the copy, then,
+     * when the result fits the hot format, the copy stored into {@code h}; the outputs from the
+     * copy either way.
+     *
+     * @return {@link KeyedKernel#IN_PLACE}, {@link KeyedKernel#WIDENED} ({@code h} unchanged,
+     *     {@code work} the key's wide state) or {@link KeyedKernel#DECLINED} (an input of
+     *     another kind: {@code h} and the outputs unchanged)
+     * @throws RuntimeException as {@link #tick}: {@code h} and the outputs unchanged
+     */
+    int tickHot(long[] h, long[] work, long[] constants, Row input, Row output);
+
+    /** {@link #tickHot(long[], long[], long[], Row, Row)} with the outputs into columns. */
+    int tickHot(long[] h, long[] work, long[] constants, Row input, byte[] kinds, long[] bits,
+        int at);
   }
 
   /** Runs the steps one by one (until generated code replaces it, or when there is none). */
@@ -348,12 +655,82 @@ public final class KeyedKernel {
     private final Step[] commits;
     private final Step[] inputs;
     private final Step[] outputs;
+    private final Hot hot;
 
-    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs) {
+    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs, Hot hot) {
       this.steps = steps;
       this.commits = commits;
       this.inputs = inputs;
       this.outputs = outputs;
+      this.hot = hot;
+    }
+
+    /** A tick of the plan's samples on {@code v}: false when an input was refused. */
+    static boolean sample(KeyedKernel k, long[] v, long[] w, byte[] kinds, long[] bits) {
+      Interpreted c = new Interpreted(k.steps, k.commitSteps, k.inputSteps, k.outputSteps, null);
+      System.arraycopy(v, 0, w, 0, w.length);
+      if (!c.inputsAndSteps(w, k.constantBits, kinds, bits)) {
+        return false;
+      }
+      System.arraycopy(w, 0, v, 0, w.length);
+      return true;
+    }
+
+    private boolean inputsAndSteps(long[] w, long[] cb, byte[] kinds, long[] bits) {
+      for (int i = 0; i < inputs.length; i++) {
+        int[] a = inputs[i].args;
+        if (!Steps.input(w, cb, kinds[i], bits[i], a[0], a[1], a[2], a[3], a[4])) {
+          return false;
+        }
+      }
+      run(w, cb);
+      commit(w, cb);
+      Steps.advance(w);
+      return true;
+    }
+
+    @Override
+    public int tickHot(long[] h, long[] w, long[] cb, Row input, Row output) {
+      int r = hotSteps(h, w, cb, input);
+      if (r != DECLINED) {
+        for (int j = 0; j < outputs.length; j++) {
+          int[] a = outputs[j].args;
+          Steps.output(w, cb, output, j, a[0], a[1]);
+        }
+      }
+      return r;
+    }
+
+    @Override
+    public int tickHot(long[] h, long[] w, long[] cb, Row input, byte[] kinds, long[] bits,
+        int at) {
+      int r = hotSteps(h, w, cb, input);
+      if (r != DECLINED) {
+        for (int j = 0; j < outputs.length; j++) {
+          int[] a = outputs[j].args;
+          Steps.outputTo(w, cb, kinds, bits, at + j, a[0], a[1]);
+        }
+      }
+      return r;
+    }
+
+    /** The hot vector widened into w, the tick on w, then w stored into h when it fits. */
+    private int hotSteps(long[] h, long[] w, long[] cb, Row input) {
+      hot.expand(h, w);
+      for (int i = 0; i < inputs.length; i++) {
+        int[] a = inputs[i].args;
+        if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
+          return DECLINED;
+        }
+      }
+      run(w, cb);
+      commit(w, cb);
+      Steps.advance(w);
+      if (!hot.holds(w)) {
+        return WIDENED;
+      }
+      hot.store(w, h);
+      return IN_PLACE;
     }
 
     @Override
