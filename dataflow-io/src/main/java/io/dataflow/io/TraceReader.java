@@ -164,15 +164,18 @@ public final class TraceReader implements Closeable {
         if (hasWaiting) {
           if (nextTick < waitingNumber) {
             nextTick += out.addEmpty(waitingNumber - nextTick);
-          } else {
-            out.add(waiting);
-            hasWaiting = false;
-            nextTick = waitingNumber + 1;
+            if (out.isFull()) {
+              return out.take();
+            }
+            continue;
           }
+          out.add(waiting);
+          hasWaiting = false;
+          nextTick = waitingNumber + 1;
           if (out.isFull()) {
             return out.take();
           }
-          continue;
+          // On to the next line in the same turn: one turn of this loop per tick.
         }
         if (waitingRequest != null || deferred != null || done) {
           if (out.size() > 0) {
@@ -209,12 +212,16 @@ public final class TraceReader implements Closeable {
       if (bytes != null) {
         // The usual line is split from the bytes and parsed in one pass: fastLine finds its
         // end. Anything else is split by next() and read by the general path.
-        int from = bytes.peek();
-        if (from >= 0) {
+        // Usual lines are read on until one completes a tick (it then waits to be handed out).
+        int from;
+        while ((from = bytes.peek()) >= 0) {
           lineNo = bytes.lineNo() + 1;
           int end = fastLine(bytes.buffer(), from, bytes.wholeLimit(), bytes.atEnd());
-          if (end >= 0) {
-            bytes.take(end);
+          if (end < 0) {
+            break;
+          }
+          bytes.take(end);
+          if (hasWaiting) {
             return;
           }
         }
