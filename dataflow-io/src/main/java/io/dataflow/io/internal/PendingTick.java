@@ -20,10 +20,17 @@ public final class PendingTick {
   long[] bits = new long[4];
   Object[] refs = new Object[4];
   int count;
+  // names[0..before) are the distinct names of the tick before the last clear(); while every
+  // name of this tick so far is the one at its position there (asBefore), names[count] is a
+  // name this tick has not assigned yet, found by identity alone.
+  private int before;
+  private boolean asBefore = true;
 
   /** Forgets every assignment. */
   public void clear() {
     Arrays.fill(refs, 0, count, null);
+    before = count;
+    asBefore = true;
     count = 0;
   }
 
@@ -34,7 +41,13 @@ public final class PendingTick {
 
   /** Assigns a value given as a triple (see {@link Kind}); the name keeps its first position. */
   public void put(String name, byte kind, long payload, Object ref) {
-    int i = indexOf(name);
+    int i;
+    if (asBefore && count < before && names[count] == name) {
+      i = count++; // the usual tick: the names of the tick before, in the same order
+    } else {
+      asBefore = false;
+      i = indexOf(name);
+    }
     if (i < 0) {
       if (count == names.length) {
         int n = count * 2;
