@@ -164,18 +164,15 @@ public final class TraceReader implements Closeable {
         if (hasWaiting) {
           if (nextTick < waitingNumber) {
             nextTick += out.addEmpty(waitingNumber - nextTick);
-            if (out.isFull()) {
-              return out.take();
-            }
-            continue;
+          } else {
+            out.add(waiting);
+            hasWaiting = false;
+            nextTick = waitingNumber + 1;
           }
-          out.add(waiting);
-          hasWaiting = false;
-          nextTick = waitingNumber + 1;
           if (out.isFull()) {
             return out.take();
           }
-          // On to the next line in the same turn: one turn of this loop per tick.
+          continue;
         }
         if (waitingRequest != null || deferred != null || done) {
           if (out.size() > 0) {
@@ -212,16 +209,12 @@ public final class TraceReader implements Closeable {
       if (bytes != null) {
         // The usual line is split from the bytes and parsed in one pass: fastLine finds its
         // end. Anything else is split by next() and read by the general path.
-        // Usual lines are read on until one completes a tick (it then waits to be handed out).
-        int from;
-        while ((from = bytes.peek()) >= 0) {
+        int from = bytes.peek();
+        if (from >= 0) {
           lineNo = bytes.lineNo() + 1;
           int end = fastLine(bytes.buffer(), from, bytes.wholeLimit(), bytes.atEnd());
-          if (end < 0) {
-            break;
-          }
-          bytes.take(end);
-          if (hasWaiting) {
+          if (end >= 0) {
+            bytes.take(end);
             return;
           }
         }
