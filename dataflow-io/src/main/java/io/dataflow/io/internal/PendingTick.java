@@ -25,10 +25,14 @@ public final class PendingTick {
   // name this tick has not assigned yet, found by identity alone.
   private int before;
   private boolean asBefore = true;
+  private boolean referenced; // a reference was put since the last clear()
 
   /** Forgets every assignment. */
   public void clear() {
-    Arrays.fill(refs, 0, count, null);
+    if (referenced) {
+      Arrays.fill(refs, 0, count, null);
+      referenced = false;
+    }
     before = count;
     asBefore = true;
     count = 0;
@@ -61,7 +65,12 @@ public final class PendingTick {
     }
     kinds[i] = kind;
     bits[i] = payload;
-    refs[i] = ref;
+    if (ref != null) {
+      referenced = true;
+      refs[i] = ref;
+    } else if (referenced) {
+      refs[i] = null;
+    }
   }
 
   /** Assigns a boxed value. */

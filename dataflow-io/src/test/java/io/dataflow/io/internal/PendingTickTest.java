@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A reused tick keeps each name once, at its first position, with its last value, whatever the
  * ticks before it assigned: the names of the tick before, in the same order, are found by
- * identity ({@code put}'s usual case), anything else by comparing names.
+ * identity ({@code put}'s usual case), anything else by comparing names. References (strings)
+ * are dropped at {@code clear()}, which skips the clearing when none was put.
  */
 class PendingTickTest {
   @Test
@@ -58,11 +59,21 @@ class PendingTickTest {
             name = new String(name); // equal, not the same instance
           }
           long v = random.nextInt(1000);
-          t.put(name, Kind.INT, v, null);
-          expected.put(name, Value.of(v));
+          if (random.nextInt(3) == 0) { // a reference: a later Int in its place drops it
+            t.put(name, Kind.STR, 0, "s" + v);
+            expected.put(name, Value.of("s" + v));
+          } else {
+            t.put(name, Kind.INT, v, null);
+            expected.put(name, Value.of(v));
+          }
         }
         assertThat(t.size()).isEqualTo(expected.size());
         assertThat(t.toMap()).containsExactlyEntriesOf(expected);
+        for (int i = 0; i < t.refs.length; i++) { // no reference but a string value's
+          if (i >= t.size() || t.kinds[i] != Kind.STR) {
+            assertThat(t.refs[i]).isNull();
+          }
+        }
       }
     }
   }
