@@ -12,6 +12,11 @@ import java.util.Map;
  * reference) triple per name, names in first-assignment order, the last assignment of a name
  * winning. Reused from tick to tick; {@link TickColumnsBuilder#add} copies it into a batch.
  *
+ * <p>The usual tick assigns the names of the tick before, in the same order, each once: such a
+ * name is found by identity at its position (the byte readers hand out one string per name),
+ * without comparing it to the tick's other names; anything else is found by comparing names
+ * (docs/performance.md, "Issue 21, eleventh round").
+ *
  * <p>Thread-safety: one reading thread.
  */
 public final class PendingTick {
