@@ -12,6 +12,11 @@ import java.util.Map;
  * reference) triple per name, names in first-assignment order, the last assignment of a name
  * winning. Reused from tick to tick; {@link TickColumnsBuilder#add} copies it into a batch.
  *
+ * <p>The usual tick assigns the names of the tick before, in the same order, each once: such a
+ * name is found by identity at its position (the byte readers hand out one string per name),
+ * without comparing it to the tick's other names; anything else is found by comparing names
+ * (docs/performance.md, "Issue 21, eleventh round").
+ *
  * <p>Thread-safety: one reading thread.
  */
 public final class PendingTick {
@@ -20,10 +25,21 @@ public final class PendingTick {
   long[] bits = new long[4];
   Object[] refs = new Object[4];
   int count;
+  // names[0..before) are the distinct names of the tick before the last clear(); while every
+  // name of this tick so far is the one at its position there (asBefore), names[count] is a
+  // name this tick has not assigned yet, found by identity alone.
+  private int before;
+  private boolean asBefore = true;
+  private boolean referenced; // a reference was put since the last clear()
 
   /** Forgets every assignment. */
   public void clear() {
-    Arrays.fill(refs, 0, count, null);
+    if (referenced) {
+      Arrays.fill(refs, 0, count, null);
+      referenced = false;
+    }
+    before = count;
+    asBefore = true;
     count = 0;
   }
 
@@ -34,7 +50,13 @@ public final class PendingTick {
 
   /** Assigns a value given as a triple (see {@link Kind}); the name keeps its first position. */
   public void put(String name, byte kind, long payload, Object ref) {
-    int i = indexOf(name);
+    int i;
+    if (asBefore && count < before && names[count] == name) {
+      i = count++; // the usual tick: the names of the tick before, in the same order
+    } else {
+      asBefore = false;
+      i = indexOf(name);
+    }
     if (i < 0) {
       if (count == names.length) {
         int n = count * 2;
@@ -48,7 +70,12 @@ public final class PendingTick {
     }
     kinds[i] = kind;
     bits[i] = payload;
-    refs[i] = ref;
+    if (ref != null) {
+      referenced = true;
+      refs[i] = ref;
+    } else if (referenced) {
+      refs[i] = null;
+    }
   }
 
   /** Assigns a boxed value. */
