@@ -110,6 +110,39 @@ class KeyedColumnsTest {
     };
   }
 
+  /** {@code n} keys, strings and longs alternating, as a partitioned source's records hold them. */
+  static List<Object> keys(int n) {
+    List<Object> keyOf = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      keyOf.add(k % 2 == 0 ? "robot-" + k : (Object) (long) k);
+    }
+    return keyOf;
+  }
+
+  /**
+   * Traces within the spec's horizon, one after another: more than 1024 ticks in all, so that
+   * generated code takes over part-way.
+   */
+  static List<Map<String, Value>> trace(long seed, Map<String, StreamType> inputs) {
+    List<Map<String, Value>> trace = new ArrayList<>();
+    for (int k = 0; trace.size() < 1300; k++) {
+      trace.addAll(new TraceGenerator(seed * 31 + k).length(150, SpecGenerator.HORIZON)
+          .next(inputs));
+    }
+    return trace;
+  }
+
+  /** Clears {@code input} and sets the tick's values of the inputs the program declares. */
+  static void fill(Row input, RowLayout in, Map<String, Value> tick) {
+    input.clear();
+    for (Map.Entry<String, Value> e : tick.entrySet()) {
+      int slot = in.slotOf(e.getKey());
+      if (slot >= 0) {
+        input.set(slot, e.getValue());
+      }
+    }
+  }
+
   /**
    * Runs a trace over a few keys through both entries, comparing as it goes and the keys'
    * state at the end. {@code inPlace}: some ticks must have had their outputs in the columns
@@ -122,16 +155,8 @@ class KeyedColumnsTest {
     KeyedMonitor rows = KeyedMonitor.create(program);
     KeyedMonitor columns = KeyedMonitor.create(program);
     int keys = c.note("keys", 1 + random.nextInt(6));
-    List<Object> keyOf = new ArrayList<>();
-    for (int k = 0; k < keys; k++) {
-      keyOf.add(k % 2 == 0 ? "robot-" + k : (Object) (long) k);
-    }
-    // Traces within the spec's horizon, one after another: more than 1024 ticks in all.
-    List<Map<String, Value>> trace = new ArrayList<>();
-    for (int k = 0; trace.size() < 1300; k++) {
-      trace.addAll(new TraceGenerator(seed * 31 + k).length(150, SpecGenerator.HORIZON)
-          .next(inputs));
-    }
+    List<Object> keyOf = keys(keys);
+    List<Map<String, Value>> trace = trace(seed, inputs);
     RowLayout in = program.inputs();
     RowLayout out = program.outputs();
     int width = out.width();
@@ -144,13 +169,7 @@ class KeyedColumnsTest {
     int inColumns = 0;
     for (int t = 0; t < trace.size(); t++) {
       Object key = keyOf.get(random.nextInt(keys));
-      input.clear();
-      for (Map.Entry<String, Value> e : trace.get(t).entrySet()) {
-        int slot = in.slotOf(e.getKey());
-        if (slot >= 0) {
-          input.set(slot, e.getValue());
-        }
-      }
+      fill(input, in, trace.get(t));
       int at = random.nextInt(capacity) * width;
       for (int i = 0; i < kinds.length; i++) {
         kinds[i] = (byte) random.nextInt(); // garbage: every output slot must be written

@@ -16,7 +16,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,15 +104,8 @@ class KeyedHotFormatTest {
     KeyedMonitor wide = KeyedFormats.createWide(program);
     Map<Object, DataflowMonitor> lone = new LinkedHashMap<>();
     int keys = c.note("keys", 1 + random.nextInt(5));
-    List<Object> keyOf = new ArrayList<>();
-    for (int k = 0; k < keys; k++) {
-      keyOf.add(k % 2 == 0 ? "robot-" + k : (Object) (long) k);
-    }
-    List<Map<String, Value>> trace = new ArrayList<>();
-    for (int k = 0; trace.size() < 1300; k++) {
-      trace.addAll(new TraceGenerator(seed * 31 + k).length(150, SpecGenerator.HORIZON)
-          .next(inputs));
-    }
+    List<Object> keyOf = KeyedColumnsTest.keys(keys);
+    List<Map<String, Value>> trace = KeyedColumnsTest.trace(seed, inputs);
     RowLayout in = program.inputs();
     int width = program.outputs().width();
     Row input = in.newRow();
@@ -126,13 +118,7 @@ class KeyedHotFormatTest {
     int conversions = 0;
     for (int t = 0; t < trace.size(); t++) {
       Object key = keyOf.get(random.nextInt(keys));
-      input.clear();
-      for (Map.Entry<String, Value> e : trace.get(t).entrySet()) {
-        int slot = in.slotOf(e.getKey());
-        if (slot >= 0) {
-          input.set(slot, e.getValue());
-        }
-      }
+      KeyedColumnsTest.fill(input, in, trace.get(t));
       if (present) {
         for (int i = 0; i < in.width(); i++) {
           if (!input.get(i).isPresent() && (groupsum || random.nextInt(200) != 0)) {
