@@ -60,8 +60,13 @@ public final class Evaluator {
   private final StreamCell[] order;
   private final StreamCell[] inputCells;
   private final StreamCell[] outputCells;
-  /** The values staged by the typed input handles for the next step, in slot order. */
-  private final Slot[] staged;
+  /**
+   * The values staged by the typed input handles for the next step, in slot order; null until
+   * first asked for ({@link #staged()}: an input handle, the generated code's compilation, a
+   * step), so a monitor that is only evaluated with rows never makes them (docs/decisions.md,
+   * "A monitor makes its handles and held values on first use").
+   */
+  private Slot[] staged;
   private final StreamCell[] untypedOutputs;
   private final StreamCell[] ringCells;
   private final StreamCell[] committing;
@@ -146,10 +151,6 @@ public final class Evaluator {
     }
     this.inputCells = pick(spec.inputIndex());
     this.outputCells = pick(spec.outputIndex());
-    this.staged = new Slot[inputCells.length];
-    for (int i = 0; i < staged.length; i++) {
-      staged[i] = new Slot();
-    }
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = shape.untypedOutputs.length == 0 ? StreamCell.NONE
         : pick(shape.untypedOutputs);
@@ -433,7 +434,15 @@ public final class Evaluator {
    * input handles write it; the step takes it, see {@link StreamCell#take}).
    */
   public Slot[] staged() {
-    return staged;
+    Slot[] s = staged;
+    if (s == null) {
+      s = new Slot[inputCells.length];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = new Slot();
+      }
+      staged = s;
+    }
+    return s;
   }
 
   /** Per stream, its run-time type check, or null when it needs none. */
@@ -505,8 +514,9 @@ public final class Evaluator {
 
   /** The interpreter's tick from the {@link #staged() staged} values. */
   public void interpretStaged() {
+    Slot[] s = staged();
     for (int i = 0; i < inputCells.length; i++) {
-      inputCells[i].take(staged[i]); // checked when staged: nothing to check here
+      inputCells[i].take(s[i]); // checked when staged: nothing to check here
     }
     evaluateStreams();
   }
