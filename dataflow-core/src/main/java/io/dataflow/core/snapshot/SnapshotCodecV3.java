@@ -60,7 +60,8 @@ final class SnapshotCodecV3 {
   /**
    * The Int literals written or read so far, the newest at {@code (written - 1) & 7}: eight
    * fields rather than a {@code long[8]}, one object fewer per writer and reader (a snapshot
-   * and a restore each make one; docs/decisions.md, "A codec keeps its recent Ints in fields").
+   * and a restore each make one; docs/decisions.md, "A ring's references and the staged
+   * inputs on first use; a codec's recent Ints in fields").
    */
   private long recent0;
   private long recent1;

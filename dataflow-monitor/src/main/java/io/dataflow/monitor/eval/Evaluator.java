@@ -64,7 +64,8 @@ public final class Evaluator {
    * The values staged by the typed input handles for the next step, in slot order; null until
    * first asked for ({@link #staged()}: an input handle, the generated code's compilation, a
    * step), so a monitor that is only evaluated with rows never makes them (docs/decisions.md,
-   * "A monitor makes its handles and held values on first use").
+   * "A ring's references and the staged inputs on first use; a codec's recent Ints in
+   * fields").
    */
   private Slot[] staged;
   private final StreamCell[] untypedOutputs;
