@@ -121,14 +121,6 @@ public final class StateWalker {
     private Visited visited;
     /** The objects of a {@link WalkPlan} replay, by entry (grown as needed, cleared after). */
     Object[] objects = NO_OBJECTS;
-
-    /**
-     * A larger array for {@link #objects}: at least {@code n} entries, and twice the old size
-     * (no floor: a small program's snapshot or restore makes one array of its plans' size).
-     */
-    Object[] grown(int n) {
-      return new Object[Math.max(n, 2 * objects.length)];
-    }
     /** Replays that are off ({@code false}: every walk is the reflective one; for tests). */
     boolean plans = true;
     /** A restore's samples read before they are pushed oldest first (grown as needed). */
@@ -388,7 +380,7 @@ public final class StateWalker {
   static boolean resolve(WalkPlan p, Object root, Scratch scratch) {
     int n = p.size();
     if (scratch.objects.length < n) {
-      scratch.objects = scratch.grown(n);
+      scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
     }
     Object[] objects = scratch.objects;
     boolean found = false;
@@ -582,7 +574,7 @@ public final class StateWalker {
       return WRITTEN;
     }
     if (scratch.objects.length < n) {
-      scratch.objects = scratch.grown(n);
+      scratch.objects = new Object[Math.max(n, Math.max(16, 2 * scratch.objects.length))];
     }
     Object[] objects = scratch.objects;
     Object root = cell.root;
