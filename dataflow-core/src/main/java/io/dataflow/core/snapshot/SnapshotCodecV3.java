@@ -57,20 +57,8 @@ final class SnapshotCodecV3 {
   static final int D_LAST_PRESENT = 0x40;
   static final int D_STATE = 0x80;
 
-  /**
-   * The Int literals written or read so far, the newest at {@code (written - 1) & 7}: eight
-   * fields rather than a {@code long[8]}, one object fewer per writer and reader (a snapshot
-   * and a restore each make one; docs/decisions.md, "A ring's references and the staged
-   * inputs on first use; a codec's recent Ints in fields").
-   */
-  private long recent0;
-  private long recent1;
-  private long recent2;
-  private long recent3;
-  private long recent4;
-  private long recent5;
-  private long recent6;
-  private long recent7;
+  /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
+  private final long[] recent = new long[RECENT];
   private int written;
   /** 3 or 4. */
   private final int version;
@@ -270,7 +258,7 @@ final class SnapshotCodecV3 {
   private int recentIndex(long x) {
     int n = Math.min(written, RECENT);
     for (int k = 0; k < n; k++) {
-      if (recentAt((written - 1 - k) & (RECENT - 1)) == x) {
+      if (recent[(written - 1 - k) & (RECENT - 1)] == x) {
         return k;
       }
     }
@@ -279,31 +267,8 @@ final class SnapshotCodecV3 {
 
   /** Remembers an Int literal written or read. */
   void remember(long x) {
-    switch (written & (RECENT - 1)) {
-      case 0 -> recent0 = x;
-      case 1 -> recent1 = x;
-      case 2 -> recent2 = x;
-      case 3 -> recent3 = x;
-      case 4 -> recent4 = x;
-      case 5 -> recent5 = x;
-      case 6 -> recent6 = x;
-      default -> recent7 = x;
-    }
+    recent[written & (RECENT - 1)] = x;
     written++;
-  }
-
-  /** The recent Int literal in place {@code i} (0 to 7) of the ring. */
-  private long recentAt(int i) {
-    return switch (i) {
-      case 0 -> recent0;
-      case 1 -> recent1;
-      case 2 -> recent2;
-      case 3 -> recent3;
-      case 4 -> recent4;
-      case 5 -> recent5;
-      case 6 -> recent6;
-      default -> recent7;
-    };
   }
 
   /** Whether a hash is {@code digits} lowercase hex digits (what has the byte form). */
@@ -586,7 +551,7 @@ final class SnapshotCodecV3 {
 
   /** The Int literal {@code k} back (0 the newest) among those read (the bytes were checked). */
   long recent(int k) {
-    return recentAt((written - 1 - k) & (RECENT - 1));
+    return recent[(written - 1 - k) & (RECENT - 1)];
   }
 
   // ---- reading ----
@@ -756,7 +721,7 @@ final class SnapshotCodecV3 {
             throw new SnapshotException(at, "a reference to Int literal " + (k + 1)
                 + " back, but " + written + " were written");
           }
-          return Value.of(recentAt((written - 1 - k) & (RECENT - 1)));
+          return Value.of(recent[(written - 1 - k) & (RECENT - 1)]);
         }
         throw new SnapshotException(at, "unknown value tag " + tag);
     }
