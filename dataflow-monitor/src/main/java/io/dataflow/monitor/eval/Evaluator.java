@@ -151,7 +151,9 @@ public final class Evaluator {
       }
     }
     this.inputCells = pick(spec.inputIndex());
-    this.outputCells = pick(spec.outputIndex());
+    // The same cells in the same order share one array (never written once made): in a
+    // program such as counter the outputs are the computed streams and have the rings.
+    this.outputCells = shape.outputsAreOrder ? order : pick(spec.outputIndex());
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = shape.untypedOutputs.length == 0 ? StreamCell.NONE
         : pick(shape.untypedOutputs);
@@ -182,7 +184,8 @@ public final class Evaluator {
       c.rootRecipe = null;
       c.commits.clear();
     }
-    this.ringCells = select(cells, c -> c.ring != null);
+    this.ringCells = shape.ringsAreOrder ? order : shape.ringsAreOutputs ? outputCells
+        : select(cells, c -> c.ring != null);
     // Lambda call sites register their instances' state lazily, so they commit too.
     for (StreamCell c : cells) {
       c.commitsGrow = c.root != null && spec.hasCallSite(c.index);
@@ -210,6 +213,15 @@ public final class Evaluator {
     final int[] untypedOutputs;
     /** Per stream, how its equation's node tree is built, or null (input, or NodeBuilder). */
     final NodeRecipe[] recipes;
+    /** Whether the outputs are the computed streams in evaluation order (one array for both). */
+    final boolean outputsAreOrder;
+    /**
+     * Whether the streams with a ring (a history depth), in declaration order, are the computed
+     * streams in evaluation order, or the outputs in slot order (the ring cells share that
+     * array; the evaluator's cells have a ring exactly when their depth is positive).
+     */
+    final boolean ringsAreOrder;
+    final boolean ringsAreOutputs;
 
     Shape(CheckedSpec spec) {
       int n = spec.streams().size();
@@ -231,6 +243,12 @@ public final class Evaluator {
       for (int i : computed) {
         recipes[i] = NodeRecipe.of(spec.streams().get(i).equation().expr(), spec);
       }
+      int[] rings = java.util.stream.IntStream.range(0, n)
+          .filter(i -> spec.historyDepth()[i] > 0).toArray();
+      outputsAreOrder = computed.length > 0
+          && java.util.Arrays.equals(spec.outputIndex(), computed);
+      ringsAreOrder = rings.length > 0 && java.util.Arrays.equals(rings, computed);
+      ringsAreOutputs = rings.length > 0 && java.util.Arrays.equals(rings, spec.outputIndex());
       untypedOutputs = !spec.hasLambda() ? new int[0]
           : java.util.Arrays.stream(spec.outputIndex())
               .filter(i -> spec.streamType(i).isAny()).toArray();
