@@ -64,8 +64,7 @@ public final class Evaluator {
    * The values staged by the typed input handles for the next step, in slot order; null until
    * first asked for ({@link #staged()}: an input handle, the generated code's compilation, a
    * step), so a monitor that is only evaluated with rows never makes them (docs/decisions.md,
-   * "A ring's references and the staged inputs on first use; a codec's recent Ints in
-   * fields").
+   * "A ring's references and the staged inputs on first use; equal cell arrays shared").
    */
   private Slot[] staged;
   private final StreamCell[] untypedOutputs;

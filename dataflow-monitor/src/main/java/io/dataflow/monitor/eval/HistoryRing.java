@@ -20,7 +20,7 @@ public final class HistoryRing {
    * The samples' references, or null while every sample pushed had none (made by the first
    * that has one, and kept from then on): a ring of scalars never makes it, one object fewer
    * per ring of every monitor made or restored (docs/decisions.md, "A ring's references and
-   * the staged inputs on first use; a codec's recent Ints in fields"). Read it through
+   * the staged inputs on first use; equal cell arrays shared"). Read it through
    * {@link #refAt}.
    */
   Object[] refs;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A history ring makes its references' array on first use (docs/decisions.md, "A ring's
- * references and the staged inputs on first use; a codec's recent Ints in fields"): a ring of
+ * references and the staged inputs on first use; equal cell arrays shared"): a ring of
  * scalars never makes it, and a ring with references reads, resizes and clears exactly as one
  * that had the array from the start. Checked against a list of the samples pushed, on seeded
  * random sequences of scalar and reference samples, pushes, resizes and clears; a failure names
