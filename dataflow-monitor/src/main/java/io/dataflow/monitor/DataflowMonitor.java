@@ -915,6 +915,9 @@ public final class DataflowMonitor implements RevisionedMonitor {
     if (!fusionRequested
         && evaluator.tick() + 1 - firstTick >= Fusion.BACKGROUND_AFTER_TICKS) {
       fusionRequested = true;
+      // The staged values are made on first use: here, on the owner thread, before the
+      // background compilation reads them (the executor's hand-off publishes them).
+      evaluator.staged();
       FusedCompiler.inBackground(() -> pendingFused = generateInBackground());
     }
   }

@@ -60,8 +60,13 @@ public final class Evaluator {
   private final StreamCell[] order;
   private final StreamCell[] inputCells;
   private final StreamCell[] outputCells;
-  /** The values staged by the typed input handles for the next step, in slot order. */
-  private final Slot[] staged;
+  /**
+   * The values staged by the typed input handles for the next step, in slot order; null until
+   * first asked for ({@link #staged()}: an input handle, the generated code's compilation, a
+   * step), so a monitor that is only evaluated with rows never makes them (docs/decisions.md,
+   * "A ring's references and the staged inputs on first use; equal cell arrays shared").
+   */
+  private Slot[] staged;
   private final StreamCell[] untypedOutputs;
   private final StreamCell[] ringCells;
   private final StreamCell[] committing;
@@ -145,11 +150,9 @@ public final class Evaluator {
       }
     }
     this.inputCells = pick(spec.inputIndex());
-    this.outputCells = pick(spec.outputIndex());
-    this.staged = new Slot[inputCells.length];
-    for (int i = 0; i < staged.length; i++) {
-      staged[i] = new Slot();
-    }
+    // The same cells in the same order share one array (never written once made): in a
+    // program such as counter the outputs are the computed streams and have the rings.
+    this.outputCells = shape.outputsAreOrder ? order : pick(spec.outputIndex());
     // Only an output of unknown static type in a program with lambdas can hold a function.
     this.untypedOutputs = shape.untypedOutputs.length == 0 ? StreamCell.NONE
         : pick(shape.untypedOutputs);
@@ -180,7 +183,8 @@ public final class Evaluator {
       c.rootRecipe = null;
       c.commits.clear();
     }
-    this.ringCells = select(cells, c -> c.ring != null);
+    this.ringCells = shape.ringsAreOrder ? order : shape.ringsAreOutputs ? outputCells
+        : select(cells, c -> c.ring != null);
     // Lambda call sites register their instances' state lazily, so they commit too.
     for (StreamCell c : cells) {
       c.commitsGrow = c.root != null && spec.hasCallSite(c.index);
@@ -208,6 +212,15 @@ public final class Evaluator {
     final int[] untypedOutputs;
     /** Per stream, how its equation's node tree is built, or null (input, or NodeBuilder). */
     final NodeRecipe[] recipes;
+    /** Whether the outputs are the computed streams in evaluation order (one array for both). */
+    final boolean outputsAreOrder;
+    /**
+     * Whether the streams with a ring (a history depth), in declaration order, are the computed
+     * streams in evaluation order, or the outputs in slot order (the ring cells share that
+     * array; the evaluator's cells have a ring exactly when their depth is positive).
+     */
+    final boolean ringsAreOrder;
+    final boolean ringsAreOutputs;
 
     Shape(CheckedSpec spec) {
       int n = spec.streams().size();
@@ -229,6 +242,12 @@ public final class Evaluator {
       for (int i : computed) {
         recipes[i] = NodeRecipe.of(spec.streams().get(i).equation().expr(), spec);
       }
+      int[] rings = java.util.stream.IntStream.range(0, n)
+          .filter(i -> spec.historyDepth()[i] > 0).toArray();
+      outputsAreOrder = computed.length > 0
+          && java.util.Arrays.equals(spec.outputIndex(), computed);
+      ringsAreOrder = rings.length > 0 && java.util.Arrays.equals(rings, computed);
+      ringsAreOutputs = rings.length > 0 && java.util.Arrays.equals(rings, spec.outputIndex());
       untypedOutputs = !spec.hasLambda() ? new int[0]
           : java.util.Arrays.stream(spec.outputIndex())
               .filter(i -> spec.streamType(i).isAny()).toArray();
@@ -433,7 +452,15 @@ public final class Evaluator {
    * input handles write it; the step takes it, see {@link StreamCell#take}).
    */
   public Slot[] staged() {
-    return staged;
+    Slot[] s = staged;
+    if (s == null) {
+      s = new Slot[inputCells.length];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = new Slot();
+      }
+      staged = s;
+    }
+    return s;
   }
 
   /** Per stream, its run-time type check, or null when it needs none. */
@@ -505,8 +532,9 @@ public final class Evaluator {
 
   /** The interpreter's tick from the {@link #staged() staged} values. */
   public void interpretStaged() {
+    Slot[] s = staged();
     for (int i = 0; i < inputCells.length; i++) {
-      inputCells[i].take(staged[i]); // checked when staged: nothing to check here
+      inputCells[i].take(s[i]); // checked when staged: nothing to check here
     }
     evaluateStreams();
   }

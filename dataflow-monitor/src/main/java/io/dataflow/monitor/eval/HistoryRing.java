@@ -16,6 +16,13 @@ public final class HistoryRing {
   public byte[] tags;
   /** The samples' payloads. */
   public long[] bits;
+  /**
+   * The samples' references, or null while every sample pushed had none (made by the first
+   * that has one, and kept from then on): a ring of scalars never makes it, one object fewer
+   * per ring of every monitor made or restored (docs/decisions.md, "A ring's references and
+   * the staged inputs on first use; equal cell arrays shared"). Read it through
+   * {@link #refAt}.
+   */
   Object[] refs;
   /** Where the newest sample is, or -1. */
   public int head = -1;
@@ -44,7 +51,26 @@ public final class HistoryRing {
     }
     tags = new byte[depth];
     bits = new long[depth];
-    refs = new Object[depth];
+  }
+
+  /** The reference of the sample in place {@code i} (null without one). */
+  Object refAt(int i) {
+    Object[] r = refs;
+    return r == null ? null : r[i];
+  }
+
+  /** Sets the reference of the sample in place {@code i}, making the array for a first one. */
+  void setRef(int i, Object ref) {
+    Object[] r = refs;
+    if (r == null) {
+      if (ref == null) {
+        return;
+      }
+      r = refs = new Object[tags.length];
+    }
+    if (r[i] != ref) {
+      r[i] = ref; // skip the GC write barrier when nothing changes (scalar history)
+    }
   }
 
   /** How many samples the ring holds at most. */
@@ -66,10 +92,7 @@ public final class HistoryRing {
     head = h;
     tags[h] = s.tag;
     bits[h] = s.bits;
-    Object r = s.ref;
-    if (refs[h] != r) {
-      refs[h] = r; // skip the GC write barrier when nothing changes (scalar history)
-    }
+    setRef(h, s.ref);
     if (size < tags.length) {
       size++;
     }
@@ -84,9 +107,7 @@ public final class HistoryRing {
     head = h;
     tags[h] = tag;
     bits[h] = payload;
-    if (refs[h] != ref) {
-      refs[h] = ref;
-    }
+    setRef(h, ref);
     if (size < tags.length) {
       size++;
     }
@@ -98,7 +119,7 @@ public final class HistoryRing {
     if (i < 0) {
       i += tags.length;
     }
-    out.setRaw(tags[i], bits[i], refs[i]);
+    out.setRaw(tags[i], bits[i], refAt(i));
   }
 
   /** Generated batch code: the kind of the sample {@code ago} ticks back (NoVal if none). */
@@ -128,8 +149,9 @@ public final class HistoryRing {
     head = h;
     tags[h] = tag;
     bits[h] = payload;
-    if (refs[h] != null) {
-      refs[h] = null;
+    Object[] r = refs;
+    if (r != null && r[h] != null) {
+      r[h] = null;
     }
     if (size < tags.length) {
       size++;
@@ -162,13 +184,15 @@ public final class HistoryRing {
     int keep = Math.min(size, newDepth);
     byte[] t = new byte[newDepth];
     long[] b = new long[newDepth];
-    Object[] r = new Object[newDepth];
+    Object[] r = refs == null ? null : new Object[newDepth];
     Slot tmp = new Slot();
     for (int ago = keep, i = 0; ago >= 1; ago--, i++) {
       read(ago, tmp);
       t[i] = tmp.tag;
       b[i] = tmp.bits;
-      r[i] = tmp.ref;
+      if (r != null) {
+        r[i] = tmp.ref;
+      }
     }
     tags = t;
     bits = b;
@@ -179,7 +203,9 @@ public final class HistoryRing {
 
   /** Forgets every sample. */
   void clear() {
-    java.util.Arrays.fill(refs, null);
+    if (refs != null) {
+      java.util.Arrays.fill(refs, null);
+    }
     size = 0;
     head = -1;
   }

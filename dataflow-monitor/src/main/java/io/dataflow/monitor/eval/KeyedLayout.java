@@ -176,7 +176,7 @@ public final class KeyedLayout {
       putRingPosition(p, g);
       p.put(g.tags);
       Object[] gr = g.refs;
-      for (int i = 0; i < depth; i++) {
+      for (int i = 0; gr != null && i < depth; i++) {
         anyRef |= gr[i] != null;
       }
       ri += depth;
@@ -219,8 +219,13 @@ public final class KeyedLayout {
       refs[r++] = s.ref;
     }
     for (HistoryRing g : rings) {
-      System.arraycopy(g.refs, 0, refs, r, g.refs.length);
-      r += g.refs.length;
+      int depth = g.tags.length;
+      if (g.refs == null) {
+        java.util.Arrays.fill(refs, r, r + depth, null); // a ring of scalars (no array yet)
+      } else {
+        System.arraycopy(g.refs, 0, refs, r, depth);
+      }
+      r += depth;
     }
   }
 
@@ -348,13 +353,14 @@ public final class KeyedLayout {
         g.size = p.getInt();
       }
       p.get(g.tags);
-      Object[] gr = g.refs;
+      if (refs == null && g.refs == null) {
+        ri += depth; // no reference stored and none held: nothing to write
+        continue;
+      }
       for (int i = 0; i < depth; i++) {
         Object r = refs == null ? null : refs[ri];
         ri++;
-        if (gr[i] != r) {
-          gr[i] = r;
-        }
+        g.setRef(i, r); // makes the ring's array only for a first reference
       }
     }
     for (TypedNodes.TypedBinary t : typed) {

@@ -621,7 +621,7 @@ public final class StateWalker {
             for (int ago = 1; ago <= ring.size(); ago++) {
               int k = ring.head - (ago - 1);
               k = k < 0 ? k + ring.tags.length : k;
-              out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+              out.value(ring.tags[k], ring.bits[k], ring.refAt(k));
             }
           }
         }
@@ -639,7 +639,7 @@ public final class StateWalker {
     for (int ago = 1; ago <= size; ago++) {
       int k = ring.head - (ago - 1);
       k = k < 0 ? k + ring.tags.length : k;
-      out.value(ring.tags[k], ring.bits[k], ring.refs[k]);
+      out.value(ring.tags[k], ring.bits[k], ring.refAt(k));
     }
   }
 
