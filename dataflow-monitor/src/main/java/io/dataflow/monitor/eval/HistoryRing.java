@@ -85,20 +85,10 @@ public final class HistoryRing {
 
   /** Pushes this tick's sample (at the commit). */
   public void push(Slot s) {
-    int h = head + 1;
-    if (h == tags.length) {
-      h = 0;
-    }
-    head = h;
-    tags[h] = s.tag;
-    bits[h] = s.bits;
-    setRef(h, s.ref);
-    if (size < tags.length) {
-      size++;
-    }
+    pushRaw(s.tag, s.bits, s.ref);
   }
 
-  /** {@link #push} of a sample given as its parts (a restore). */
+  /** Pushes a sample given as its parts: a commit, a restore, generated batch code. */
   void pushRaw(byte tag, long payload, Object ref) {
     int h = head + 1;
     if (h == tags.length) {
@@ -142,20 +132,7 @@ public final class HistoryRing {
 
   /** Generated batch code: pushes a scalar sample (no reference). */
   public void pushScalar(byte tag, long payload) {
-    int h = head + 1;
-    if (h == tags.length) {
-      h = 0;
-    }
-    head = h;
-    tags[h] = tag;
-    bits[h] = payload;
-    Object[] r = refs;
-    if (r != null && r[h] != null) {
-      r[h] = null;
-    }
-    if (size < tags.length) {
-      size++;
-    }
+    pushRaw(tag, payload, null);
   }
 
   /** Generated batch code: whether the ring is full and every sample is of {@code kind}. */

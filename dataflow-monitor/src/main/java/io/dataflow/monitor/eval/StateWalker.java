@@ -373,6 +373,28 @@ public final class StateWalker {
   }
 
   /**
+   * Entry {@code i}'s object, found in its parent (already in {@code objects}) by its field or
+   * array element, or null when it is missing or not of the class the plan expects.
+   */
+  private static Object entry(WalkPlan p, int i, Object root, Object[] objects) {
+    Object o;
+    if (i == 0) {
+      o = root;
+    } else {
+      Object from = objects[p.parent[i]];
+      FieldAccess f = p.via[i];
+      if (f != null) {
+        o = f.get(from); // from's class is checked: the field is one of its own
+      } else {
+        Object[] array = (Object[]) from;
+        int k = p.element[i];
+        o = k < array.length ? array[k] : null;
+      }
+    }
+    return o == null || o.getClass() != p.type[i] ? null : o;
+  }
+
+  /**
    * Finds every entry's object of the plan into the scratch's objects (the caller clears
    * them), checking classes and rings; false, with the objects cleared, when one is not where
    * the plan has it.
@@ -386,21 +408,8 @@ public final class StateWalker {
     boolean found = false;
     try {
       for (int i = 0; i < n; i++) {
-        Object o;
-        if (i == 0) {
-          o = root;
-        } else {
-          Object from = objects[p.parent[i]];
-          FieldAccess f = p.via[i];
-          if (f != null) {
-            o = f.get(from); // from's class is checked: the field is one of its own
-          } else {
-            Object[] array = (Object[]) from;
-            int k = p.element[i];
-            o = k < array.length ? array[k] : null;
-          }
-        }
-        if (o == null || o.getClass() != p.type[i]) {
+        Object o = entry(p, i, root, objects);
+        if (o == null) {
           return false;
         }
         byte action = p.action[i];
@@ -580,22 +589,8 @@ public final class StateWalker {
     Object root = cell.root;
     try {
       for (int i = 0; i < n; i++) {
-        // resolve's step: the entry's object, found in its parent and checked.
-        Object o;
-        if (i == 0) {
-          o = root;
-        } else {
-          Object from = objects[p.parent[i]];
-          FieldAccess f = p.via[i];
-          if (f != null) {
-            o = f.get(from); // from's class is checked: the field is one of its own
-          } else {
-            Object[] array = (Object[]) from;
-            int k = p.element[i];
-            o = k < array.length ? array[k] : null;
-          }
-        }
-        if (o == null || o.getClass() != p.type[i]) {
+        Object o = entry(p, i, root, objects);
+        if (o == null) {
           return PART_WRITTEN;
         }
         objects[i] = o;
