@@ -250,7 +250,7 @@ class CliTest {
   @Test
   void aRunOverALargeFileGivesEveryOutputAndTheErrorAtItsTick() throws IOException {
     Path spec = file("div.dsrv", "in x: Int\nin y: Int\nout z: Int\nz = 1000000 / (x - y)\n");
-    int n = 50_000;
+    int n = 60_000;
     StringBuilder trace = new StringBuilder();
     StringBuilder jsonl = new StringBuilder();
     StringBuilder text = new StringBuilder();
