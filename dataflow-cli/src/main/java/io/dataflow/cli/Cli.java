@@ -10,6 +10,7 @@ import io.dataflow.io.JsonLinesSource;
 import io.dataflow.io.Sinks;
 import io.dataflow.io.TraceException;
 import io.dataflow.io.TraceFileSource;
+import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.monitor.DataflowProgram;
 import io.dataflow.monitor.SpecException;
 import io.dataflow.mqtt.MqttConfigException;
@@ -129,7 +130,34 @@ final class Cli {
     Source trace = isJsonLines(options.inputFile())
         ? JsonLinesSource.file("trace", options.inputFile())
         : TraceFileSource.open("trace", options.inputFile());
-    return execute(options, trace, RUN_POLICY, ctx, false);
+    return execute(options, trace, RUN_POLICY, ctx, false,
+        firstMonitorOptions(options.inputFile(), DataflowMonitor.Options.DEFAULT));
+  }
+
+  /**
+   * The input size from which {@code run} generates its monitor's code before the first tick:
+   * 1 MiB, about 50 000 ticks of two values (docs/decisions.md, "A run over a large file
+   * generates its monitor's code before the first tick").
+   */
+  static final long EAGER_CODE_BYTES = 1L << 20;
+
+  /**
+   * The options of the first monitor of a {@code run} over {@code input}: {@code base} with its
+   * code generated at creation when the file holds at least {@link #EAGER_CODE_BYTES} and
+   * {@code base} would generate it in the background; {@code base} otherwise (a short run does
+   * not wait for code generation, and {@code -Ddataflow.monitor.fused} still decides).
+   */
+  static DataflowMonitor.Options firstMonitorOptions(Path input, DataflowMonitor.Options base) {
+    if (base.fusion() != DataflowMonitor.Fusion.BACKGROUND) {
+      return base;
+    }
+    long size;
+    try {
+      size = Files.size(input);
+    } catch (IOException e) {
+      return base; // the source reports what it cannot read
+    }
+    return size >= EAGER_CODE_BYTES ? base.withFusion(DataflowMonitor.Fusion.EAGER) : base;
   }
 
   /**
@@ -262,7 +290,7 @@ final class Cli {
     Source stdin = JsonLinesSource.stream("stdin", ctx.in(), "<stdin>");
     // Each batch stdin delivers is what was read before a read that may wait: flushing after
     // it (once the owner caught up) shows every output as soon as its line was evaluated.
-    return execute(options, stdin, LIVE_POLICY, ctx, true);
+    return execute(options, stdin, LIVE_POLICY, ctx, true, DataflowMonitor.Options.DEFAULT);
   }
 
   /**
@@ -349,7 +377,7 @@ final class Cli {
   }
 
   private static int execute(RunOptions options, Source source, ExecutionPolicy policy,
-      Commands.Context ctx, boolean live) {
+      Commands.Context ctx, boolean live, DataflowMonitor.Options firstMonitor) {
     PrintStream out = ctx.out();
     PrintStream err = ctx.err();
     String text = specText(options.spec(), err);
@@ -380,7 +408,8 @@ final class Cli {
             err.flush();
           })
           .warnings(w -> stderrLine.accept("warning: " + w))
-          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(stdout));
+          .ioFactory(new io.dataflow.reconfig.StandardIoFactory(stdout))
+          .firstMonitorOptions(firstMonitor);
       if (options.checkpointDir() != null) {
         builder.checkpoints(options.checkpointDir());
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dataflow.core.ExitReport;
 import io.dataflow.io.AsyncOutputWriter;
+import io.dataflow.monitor.DataflowMonitor;
 import io.dataflow.testkit.CallLog;
 import io.dataflow.testkit.DataflowHarness;
 import io.dataflow.testkit.GoldenTraces;
@@ -213,6 +214,74 @@ class CliTest {
       assertThat(fromJsonl.status()).as(fromJsonl.err()).isZero();
       assertThat(fromJsonl.out()).isEqualTo(fromTrace.out())
           .contains(format.equals("text") ? "z[699] = Int(705)" : "{\"tick\":699,");
+    }
+  }
+
+  /**
+   * A {@code run} over a file of at least {@link Cli#EAGER_CODE_BYTES} generates its monitor's
+   * code before the first tick: a smaller file, a monitor whose code is already asked for at
+   * creation or never, and {@code live} keep their options.
+   */
+  @Test
+  void onlyARunOverALargeFileGeneratesItsCodeBeforeTheFirstTick() throws IOException {
+    DataflowMonitor.Options background = DataflowMonitor.Options.DEFAULT
+        .withFusion(DataflowMonitor.Fusion.BACKGROUND);
+    Path small = dir.resolve("small.input");
+    Files.write(small, new byte[(int) Cli.EAGER_CODE_BYTES - 1]);
+    Path large = dir.resolve("large.jsonl");
+    Files.write(large, new byte[(int) Cli.EAGER_CODE_BYTES]);
+    assertThat(Cli.firstMonitorOptions(small, background)).isSameAs(background);
+    assertThat(Cli.firstMonitorOptions(large, background))
+        .isEqualTo(background.withFusion(DataflowMonitor.Fusion.EAGER));
+    assertThat(Cli.firstMonitorOptions(dir.resolve("missing.input"), background))
+        .isSameAs(background);
+    for (DataflowMonitor.Fusion kept : new DataflowMonitor.Fusion[] {
+        DataflowMonitor.Fusion.OFF, DataflowMonitor.Fusion.EAGER}) {
+      DataflowMonitor.Options o = background.withFusion(kept);
+      assertThat(Cli.firstMonitorOptions(large, o)).isSameAs(o);
+    }
+  }
+
+  /**
+   * Generated before the first tick, the code gives the ticks, outputs and runtime error (its
+   * message and tick) the interpreter gives: a trace and a JSON Lines file past
+   * {@link Cli#EAGER_CODE_BYTES}, both output formats, ending in a division by zero.
+   */
+  @Test
+  void aRunOverALargeFileGivesEveryOutputAndTheErrorAtItsTick() throws IOException {
+    Path spec = file("div.dsrv", "in x: Int\nin y: Int\nout z: Int\nz = 1000000 / (x - y)\n");
+    int n = 60_000;
+    StringBuilder trace = new StringBuilder();
+    StringBuilder jsonl = new StringBuilder();
+    StringBuilder text = new StringBuilder();
+    StringBuilder json = new StringBuilder();
+    for (int i = 0; i <= n; i++) {
+      int x = i < n ? i + 10 : 5;
+      int y = i < n ? i % 7 : 5;
+      trace.append(i).append(": x = ").append(x).append("\n   y = ").append(y).append('\n');
+      jsonl.append("{\"x\": ").append(x).append(", \"y\": ").append(y).append("}\n");
+      if (i < n) {
+        text.append("z[").append(i).append("] = Int(").append(1000000 / (x - y)).append(")\n");
+        json.append("{\"tick\":").append(i).append(",\n");
+      }
+    }
+    Path t = file("div.input", trace.toString());
+    Path j = file("div.jsonl", jsonl.toString());
+    assertThat(Files.size(t)).isGreaterThanOrEqualTo(Cli.EAGER_CODE_BYTES);
+    assertThat(Files.size(j)).isGreaterThanOrEqualTo(Cli.EAGER_CODE_BYTES);
+    String error = spec + ":4:1: tick " + n + ": stream 'z': division by zero\n";
+    for (Path input : new Path[] {t, j}) {
+      Result r = cli("", "run", spec.toString(), "--input-file", input.toString());
+      assertThat(r.status()).as(r.err()).isEqualTo(1);
+      assertThat(r.out()).isEqualTo(text.toString());
+      assertThat(r.err()).isEqualTo(error);
+      Result rj = cli("", "run", spec.toString(), "--input-file", input.toString(),
+          "--format", "jsonl");
+      assertThat(rj.status()).as(rj.err()).isEqualTo(1);
+      assertThat(rj.out().lines().map(l -> l.substring(0, l.indexOf(',') + 1)))
+          .containsExactlyElementsOf(json.toString().lines().toList());
+      assertThat(rj.out()).contains("{\"tick\":" + (n - 1) + ",");
+      assertThat(rj.err()).isEqualTo(error);
     }
   }
 

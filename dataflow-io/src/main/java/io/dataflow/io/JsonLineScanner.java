@@ -44,30 +44,59 @@ final class JsonLineScanner {
     if (b[i] != '{') {
       return GENERAL;
     }
+    return object(b, i, to) == to ? TICK : general();
+  }
+
+  /**
+   * Reads a usual tick line that starts at {@code from} and ends at its first {@code \n} or
+   * {@code \r} before {@code limit}, or at {@code limit} (the end of the stream): the index of
+   * the line's end, with its values {@link #pending()}; -1 for any other line (blank, a
+   * comment, the general path), which the caller reads again with {@link #scan}. The line's
+   * bytes are read once: no token of the usual line holds a terminator, so the first one ends
+   * it (docs/performance.md, "Issue 21, twelfth round").
+   */
+  int scanLine(byte[] b, int from, int limit) {
+    int i = blanks(b, from, limit);
+    if (i == limit || b[i] != '{') {
+      return -1;
+    }
+    int end = object(b, i, limit);
+    if (end == limit || (end >= 0 && (b[end] == '\n' || b[end] == '\r'))) {
+      return end;
+    }
+    pending.clear();
+    return -1;
+  }
+
+  /**
+   * Reads the object at {@code i} (a {@code '{'}) into {@link #pending()}: the index after it
+   * and the blanks that follow, or -1 for the general path.
+   */
+  private int object(byte[] b, int i, int to) {
     pending.clear();
     i = blanks(b, i + 1, to);
     if (i < to && b[i] == '}') {
-      return blanks(b, i + 1, to) == to ? TICK : general();
+      return blanks(b, i + 1, to);
     }
     while (true) {
       if (i >= to || b[i] != '"') {
-        return general();
+        return -1;
       }
       int nameStart = ++i;
       while (i < to && plainNameByte(b[i])) {
         i++;
       }
       if (i == nameStart || i >= to || b[i] != '"') {
-        return general();
+        return -1;
       }
       int nameEnd = i;
       i = blanks(b, i + 1, to);
       if (i >= to || b[i] != ':') {
-        return general();
+        return -1;
       }
       i = value(b, blanks(b, i + 1, to), to);
       if (i < 0) {
-        return general();
+        return -1;
       }
       pending.put(names.intern(b, nameStart, nameEnd), kind, bits, ref);
       i = blanks(b, i, to);
@@ -75,10 +104,10 @@ final class JsonLineScanner {
         i = blanks(b, i + 1, to);
         continue;
       }
-      if (i < to && b[i] == '}' && blanks(b, i + 1, to) == to) {
-        return TICK;
+      if (i < to && b[i] == '}') {
+        return blanks(b, i + 1, to);
       }
-      return general();
+      return -1;
     }
   }
 

@@ -54,6 +54,7 @@ public final class JsonLinesSource implements Source {
   private volatile boolean closed;
   private Thread reader;
   private long skip;
+  private int bufferSize = 1 << 16;
 
   private JsonLinesSource(String name, String fileName, Path path, InputStream stream) {
     this.name = name;
@@ -65,6 +66,13 @@ public final class JsonLinesSource implements Source {
   /** A pull-style source over a JSON Lines file. */
   public static JsonLinesSource file(String name, Path path) {
     return new JsonLinesSource(name, path.toString(), path, null);
+  }
+
+  /** A file read in blocks of {@code bufferSize} bytes (tests: lines split by them). */
+  static JsonLinesSource file(String name, Path path, int bufferSize) {
+    JsonLinesSource s = new JsonLinesSource(name, path.toString(), path, null);
+    s.bufferSize = bufferSize;
+    return s;
   }
 
   /** A push-style source reading {@code stream} on its own thread until it ends. */
@@ -101,7 +109,7 @@ public final class JsonLinesSource implements Source {
   public void open(SourceContext ctx) throws IOException {
     this.context = ctx;
     if (path != null) {
-      in = new ByteLines(Files.newInputStream(path));
+      in = new ByteLines(Files.newInputStream(path), bufferSize);
       skipResumed();
       return;
     }
@@ -217,7 +225,20 @@ public final class JsonLinesSource implements Source {
    * and {@link #scanner} is returned; a control line is returned as a request; null at the end.
    */
   private Object readLine() throws IOException {
-    while (in.next()) {
+    while (true) {
+      // The usual line, read once: the scanner finds its end (ByteLines#peek).
+      int from = in.peek();
+      if (from < 0) {
+        return null;
+      }
+      int end = scanner.scanLine(in.buffer(), from, in.wholeLimit());
+      if (end >= 0) {
+        in.take(end);
+        return scanner;
+      }
+      if (!in.next()) {
+        return null;
+      }
       switch (scanner.scan(in.buffer(), in.start(), in.end())) {
         case JsonLineScanner.TICK:
           return scanner;
@@ -233,7 +254,6 @@ public final class JsonLinesSource implements Source {
           return item == null ? scanner : item;
       }
     }
-    return null;
   }
 
   /** The general path: a control request, or null with the tick's values pending. */

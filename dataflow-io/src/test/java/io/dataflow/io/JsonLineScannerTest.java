@@ -54,7 +54,46 @@ class JsonLineScannerTest {
     assertThat(claimed).as("lines the scanner read").isGreaterThan(500);
   }
 
-  private static String line(Random rnd) {
+  /**
+   * {@link JsonLineScanner#scanLine} claims exactly the lines {@link JsonLineScanner#scan} reads
+   * as ticks, with the same values, and ends each at its terminator ({@code \n}, {@code \r},
+   * {@code \r\n}) or at the end of the bytes, whatever follows it. The mutations it catches: a
+   * line taken as ending before its terminator, or read past it into the next line.
+   */
+  @Test
+  void scanLineReadsEachLineAsScanDoesAndEndsItAtItsTerminator() {
+    long seed = Long.getLong("dataflow.seed", 20261202L);
+    Random rnd = new Random(seed + 2);
+    JsonLineScanner whole = new JsonLineScanner();
+    JsonLineScanner once = new JsonLineScanner();
+    String[] ends = {"\n", "\r", "\r\n", ""};
+    String[] next = {"{\"x\": 1}\n", "", " 2}\n", "}", "\n", ", \"y\": 3}"};
+    int claimed = 0;
+    for (int n = 0; n < 5000; n++) {
+      String line = line(rnd);
+      byte[] b = line.getBytes(StandardCharsets.UTF_8);
+      String end = pick(rnd, ends);
+      String rest = end.isEmpty() ? "" : pick(rnd, next);
+      byte[] buf = (" " + line + end + rest).getBytes(StandardCharsets.UTF_8);
+      String what = "seed " + seed + ": " + line + " then " + (end + rest).replace("\r", "\\r")
+          .replace("\n", "\\n");
+      boolean tick = whole.scan(b, 0, b.length) == JsonLineScanner.TICK;
+      once.pending().clear(); // as the source does after each tick
+      int found = once.scanLine(buf, 1, buf.length);
+      if (tick) {
+        claimed++;
+        assertThat(found).as(what).isEqualTo(1 + b.length);
+        assertThat(entries(once.pending().toMap())).as(what)
+            .isEqualTo(entries(whole.pending().toMap()));
+      } else {
+        assertThat(found).as(what).isEqualTo(-1);
+        assertThat(once.pending().toMap()).as(what).isEmpty();
+      }
+    }
+    assertThat(claimed).as("lines the scanner read").isGreaterThan(500);
+  }
+
+  static String line(Random rnd) {
     if (rnd.nextInt(20) == 0) {
       return rnd.nextBoolean() ? "  " : "// c";
     }

@@ -186,6 +186,45 @@ class PullSourceTest {
     assertThat(ticks.get(1).shape()).isSameAs(ticks.get(2).shape());
   }
 
+  /**
+   * The JSON Lines file's usual line finds its own end while it is read: with blocks of 16 to 23
+   * bytes, lines reach the end of the bytes read at every place (in a name, a value, between
+   * {@code \r} and {@code \n}), where the line must be read again after the next block, never
+   * taken as ending there. Generated files of usual lines, blanks, comments, control lines, the
+   * general path's lines and mistakes, with every terminator: the same ticks, requests and
+   * error (message, line and column) as in blocks of 64 KiB.
+   */
+  @Test
+  void aJsonLinesFileSplitByEveryBlocksEndReadsTheSame(@TempDir Path dir) throws Exception {
+    long seed = Long.getLong("dataflow.seed", 20261202L);
+    java.util.Random rnd = new java.util.Random(seed + 3);
+    String[] ends = {"\n", "\n", "\n", "\r\n", "\r"};
+    for (int n = 0; n < 60; n++) {
+      StringBuilder text = new StringBuilder();
+      int lines = 1 + rnd.nextInt(30);
+      for (int i = 0; i < lines; i++) {
+        int k = rnd.nextInt(20);
+        text.append(k == 0 ? JsonLineScannerTest.line(rnd)
+            : k == 1 ? "{\"$reconfigure\": {\"specification\": \"in x\"}}"
+            : k == 2 ? "" : k == 3 ? "  // a comment longer than a block"
+            : k == 4 ? "{x: 1, \"y\": \"a string longer than a block\"}"
+            : "{\"x\": " + (rnd.nextInt(2000) - 1000) + ", \"y\": "
+                + (rnd.nextBoolean() ? "true" : "-12345678901.5e-3") + "}");
+        if (i < lines - 1 || rnd.nextBoolean()) {
+          text.append(ends[rnd.nextInt(ends.length)]);
+        }
+      }
+      Path file = dir.resolve("blocks" + n + ".jsonl");
+      Files.writeString(file, text.toString());
+      List<String> expected = describe(run(JsonLinesSource.file("in", file)));
+      for (int size = 16; size < 24; size++) {
+        assertThat(describe(run(JsonLinesSource.file("in", file, size))))
+            .as("seed %d, file %d, blocks of %d:%n%s", seed + 3, n, size, text)
+            .containsExactlyElementsOf(expected);
+      }
+    }
+  }
+
   @Test
   void inMemoryItemsAreDeliveredCompletelyInOrder() throws Exception {
     List<Object> src = new ArrayList<>();

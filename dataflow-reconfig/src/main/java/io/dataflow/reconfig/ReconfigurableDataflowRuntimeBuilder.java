@@ -65,6 +65,8 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private Consumer<String> statusLines;
   private java.nio.file.Path checkpointDir;
   private java.nio.file.Path resumeDir;
+  /** The first monitor's options, or null for {@link RuntimeOptions#monitorOptions()}. */
+  private DataflowMonitor.Options firstMonitorOptions;
   private Consumer<ContextTransferReport> transferReports =
       r -> log().debug("context transfer: {}", r);
 
@@ -181,6 +183,23 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     return this;
   }
 
+  /**
+   * The options of the monitor the run starts with (created, or restored from a checkpoint);
+   * the monitors that replace it on a reconfiguration keep {@link RuntimeOptions#monitorOptions()}.
+   * Default: {@link RuntimeOptions#monitorOptions()} for every monitor. {@code run} over a large
+   * file asks for its first monitor's code at once (docs/decisions.md, "A run over a large file
+   * generates its monitor's code before the first tick").
+   */
+  public ReconfigurableDataflowRuntimeBuilder firstMonitorOptions(DataflowMonitor.Options value) {
+    this.firstMonitorOptions = Objects.requireNonNull(value, "firstMonitorOptions");
+    return this;
+  }
+
+  /** The options of the run's first monitor. */
+  private DataflowMonitor.Options firstOptions() {
+    return firstMonitorOptions != null ? firstMonitorOptions : options.monitorOptions();
+  }
+
   /** Changes the options: {@code .options(o -> o.withPolicy(ExecutionPolicy.SYNCHRONOUS))}. */
   public ReconfigurableDataflowRuntimeBuilder options(UnaryOperator<RuntimeOptions> change) {
     return options(change.apply(options));
@@ -243,8 +262,8 @@ public final class ReconfigurableDataflowRuntimeBuilder {
       throw new IllegalStateException("at least one destination is required");
     }
     String baseKey = p.definitionKey();
-    DataflowMonitor monitor = resumeDir == null ? DataflowMonitor.create(p,
-        options.monitorOptions()) : resume(p);
+    DataflowMonitor monitor = resumeDir == null ? DataflowMonitor.create(p, firstOptions())
+        : resume(p);
     InputPipelineSession in = warnings == null ? new InputPipelineSession(sources)
         : new InputPipelineSession(sources, warnings);
     OutputPipelineSession out = new OutputPipelineSession(destinations);
@@ -292,7 +311,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
   private DataflowMonitor resume(DataflowProgram p) {
     if (!java.nio.file.Files.isDirectory(resumeDir)) {
       warn("no checkpoint in " + resumeDir + "; starting from the beginning");
-      return DataflowMonitor.create(p, options.monitorOptions());
+      return DataflowMonitor.create(p, firstOptions());
     }
     java.util.Optional<CheckpointStore.Loaded<Resumed>> latest;
     try {
@@ -306,7 +325,7 @@ public final class ReconfigurableDataflowRuntimeBuilder {
     }
     if (latest.isEmpty()) {
       warn("no checkpoint in " + resumeDir + "; starting from the beginning");
-      return DataflowMonitor.create(p, options.monitorOptions());
+      return DataflowMonitor.create(p, firstOptions());
     }
     latest.get().setAside().forEach(a -> warn("checkpoint " + a.file() + " could not be read ("
         + a.reason() + "); set aside"));
@@ -337,10 +356,9 @@ public final class ReconfigurableDataflowRuntimeBuilder {
       DataflowProgram inForce = DataflowProgram.compile(c.specificationName(), c.specification(),
           options.typingMode());
       return new Resumed(c, DataflowMonitor.restore(inForce, c.snapshot(),
-          options.monitorOptions()).monitor(), null);
+          firstOptions()).monitor(), null);
     }
-    DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(),
-        options.monitorOptions());
+    DataflowMonitor.Transition t = DataflowMonitor.restore(p, c.snapshot(), firstOptions());
     // Started with another specification but now given the one in force: nothing to announce.
     boolean same = MonitorSnapshot.sameHash(c.snapshot().definitionKey(), p.definitionKey());
     return new Resumed(c, t.monitor(), same ? null : t.report());
