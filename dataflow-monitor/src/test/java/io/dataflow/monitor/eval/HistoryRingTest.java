@@ -37,18 +37,7 @@ class HistoryRingTest {
 
   @Test
   void aRingWithReferencesReadsAsTheSamplesPushed() {
-    long base = Long.getLong("dataflow.seed", 0x15A11CEL);
-    System.out.println("HistoryRingTest: seed " + base + " (replay with -Ddataflow.seed=" + base
-        + ")");
-    for (int i = 0; i < ROUNDS; i++) {
-      long seed = base + i;
-      try {
-        check(new Random(seed));
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("seed=" + seed + " (replay with -Ddataflow.seed=" + seed + ")",
-            e);
-      }
-    }
+    SeededRounds.run("HistoryRingTest", 0x15A11CEL, ROUNDS, "", HistoryRingTest::check);
   }
 
   private static void check(Random rnd) {

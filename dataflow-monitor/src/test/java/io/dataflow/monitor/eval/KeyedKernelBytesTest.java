@@ -19,18 +19,8 @@ class KeyedKernelBytesTest {
 
   @Test
   void bytesAndShiftsReadAndWriteTheSameVectors() {
-    long base = Long.getLong("dataflow.seed", 0x16B17E5L);
-    System.out.println("KeyedKernelBytesTest: seed " + base + " (replay with -Ddataflow.seed="
-        + base + "); kinds as bytes: " + KeyedKernel.Steps.BYTES);
-    for (int i = 0; i < ROUNDS; i++) {
-      long seed = base + i;
-      try {
-        check(new Random(seed));
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("seed=" + seed + " (replay with -Ddataflow.seed=" + seed + ")",
-            e);
-      }
-    }
+    SeededRounds.run("KeyedKernelBytesTest", 0x16B17E5L, ROUNDS,
+        "; kinds as bytes: " + KeyedKernel.Steps.BYTES, KeyedKernelBytesTest::check);
   }
 
   /**
