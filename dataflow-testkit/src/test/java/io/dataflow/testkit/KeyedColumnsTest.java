@@ -31,18 +31,16 @@ class KeyedColumnsTest {
   }
 
   /**
-   * Catches: an output slot the columns path does not write (the columns start with garbage),
-   * outputs written at the wrong place, a tick index off by one, a tick declined in the kernel
-   * whose outputs are looked for in the columns, and a key's state left different by the two
-   * entries.
+   * The testkit's generated specifications (most of them not covered by the kernel). Catches: an
+   * output slot the columns path does not write (the columns start with garbage), outputs
+   * written at the wrong place, a tick index off by one, a tick declined in the kernel whose
+   * outputs are looked for in the columns, and a key's state left different by the two entries.
    */
-  /** The testkit's generated specifications (most of them not covered by the kernel). */
   @ParameterizedTest(name = "seed={0}")
   @MethodSource("seeds")
   void theColumnsEntryIsThePerRecordPath(long seed) {
     Seeds.check(seed, c -> {
-      GeneratedSpec spec = c.note("spec", new SpecGenerator(seed).strings(seed % 2 == 0)
-          .risky(seed % 3 == 0 ? 0.2 : 0).next());
+      GeneratedSpec spec = c.note("spec", generated(seed));
       compare(c, seed, spec.text(), spec.inputTypes(), false);
     });
   }
@@ -108,6 +106,11 @@ class KeyedColumnsTest {
       case 5 -> "(" + a + " / " + v + ")"; // divides by zero now and then
       default -> "(" + a + " " + new String[] {"+", "-", "*"}[r.nextInt(3)] + " " + b + ")";
     };
+  }
+
+  /** The seed's generated specification: strings on even seeds, risky operators on every third. */
+  static GeneratedSpec generated(long seed) {
+    return new SpecGenerator(seed).strings(seed % 2 == 0).risky(seed % 3 == 0 ? 0.2 : 0).next();
   }
 
   /** {@code n} keys, strings and longs alternating, as a partitioned source's records hold them. */

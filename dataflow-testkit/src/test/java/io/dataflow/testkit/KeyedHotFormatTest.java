@@ -79,8 +79,7 @@ class KeyedHotFormatTest {
   @MethodSource("seeds")
   void generatedSpecificationsAreUnchanged(long seed) {
     Seeds.check(seed, c -> {
-      GeneratedSpec spec = c.note("spec", new SpecGenerator(seed).strings(seed % 2 == 0)
-          .risky(seed % 3 == 0 ? 0.2 : 0).next());
+      GeneratedSpec spec = c.note("spec", KeyedColumnsTest.generated(seed));
       compare(c, seed, spec.text(), spec.inputTypes(), false, false);
     });
   }
