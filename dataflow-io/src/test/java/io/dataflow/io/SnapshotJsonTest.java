@@ -36,7 +36,7 @@ class SnapshotJsonTest {
     for (Failure f : new Failure[] {null, new Failure(2, null, "boom"),
         new Failure(2, "z", "division by zero")}) {
       for (MonitorSnapshot s : new MonitorSnapshot[] {sample(f), inVersion2(sample(f)),
-          inVersion3(sample(f))}) {
+          inVersion3(sample(f)), inVersion4(sample(f)), inVersion5(sample(f))}) {
         MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
         assertThat(back).isEqualTo(s);
         assertThat(back.toBytes()).isEqualTo(s.toBytes());
@@ -59,10 +59,15 @@ class SnapshotJsonTest {
         s.revision(), s.failure(), s.streams());
   }
 
+  private static MonitorSnapshot inVersion5(MonitorSnapshot s) {
+    return new MonitorSnapshot(5, s.programName(), "0123456789abcdef", s.nextTick(),
+        s.revision(), s.failure(), s.streams());
+  }
+
   @Test
   void aSnapshotKeepsItsFormatVersionThroughJson() {
     for (MonitorSnapshot s : new MonitorSnapshot[] {sample(null), inVersion2(sample(null)),
-        inVersion3(sample(null)), inVersion4(sample(null))}) {
+        inVersion3(sample(null)), inVersion4(sample(null)), inVersion5(sample(null))}) {
       MonitorSnapshot back = SnapshotJson.fromJson(SnapshotJson.toJson(s));
       assertThat(back.formatVersion()).isEqualTo(s.formatVersion());
       // The version: a u16 after 8 magic bytes (1 to 3), a byte after 4 (4 on).

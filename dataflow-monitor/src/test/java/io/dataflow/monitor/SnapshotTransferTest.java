@@ -162,21 +162,38 @@ class SnapshotTransferTest {
       + "0a0402040a03650b0903650365080260030e03650365016481bbad469be0137e4905f41200000202040a"
       + "030b62080262030e88236d";
 
+  /**
+   * The same monitor as the library before format version 5 wrote it (format version 4,
+   * commit e3308ae): unpacked operator heads, history counts and stream count, the program
+   * name in full.
+   */
+  private static final String V4_OF_THE_PREVIOUS_VERSION = "89444653040006732e647372763b8025"
+      + "73e289102702030178049b0a0edf05b0090173817da9f33305ba0901010a0302030a650b0901650e0165"
+      + "016481bbad469b05f41200000102030a0b6287538a8c";
+
   @Test
   void aSnapshotHoldsShortHashesAndOlderVersionsStillRestore() {
     DataflowProgram p = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 2");
     DataflowMonitor m = DataflowMonitor.create(p, OPTIONS);
     m.evaluate(Map.of("x", Value.of(5)));
     m.evaluate(Map.of("x", Value.of(600)));
-    MonitorSnapshot v4 = m.snapshot();
-    assertThat(v4.formatVersion()).isEqualTo(4);
-    assertThat(v4.definitionKey()).isEqualTo(p.definitionKey().substring(0, 16));
-    assertThat(v4.stream("s").fingerprint())
+    MonitorSnapshot v5 = m.snapshot();
+    assertThat(v5.formatVersion()).isEqualTo(5);
+    assertThat(v5.definitionKey()).isEqualTo(p.definitionKey().substring(0, 16));
+    assertThat(v5.stream("s").fingerprint())
         .isEqualTo(p.stream("s").orElseThrow().fingerprint().substring(0, 8));
     // Derived state is left out: Default keeps its lifting memory only, Const nothing.
-    assertThat(v4.stream("s").operators()).extracting(OperatorState::kind)
+    assertThat(v5.stream("s").operators()).extracting(OperatorState::kind)
         .containsExactly("Arithmetic", "Default", "HistoryRead");
-    assertThat(v4.stream("s").operators().get(1).values()).containsExactly(Value.of(5));
+    assertThat(v5.stream("s").operators().get(1).values()).containsExactly(Value.of(5));
+    // As the previous library version wrote it: format version 4, the same content unpacked,
+    // and written back in version 4 byte for byte.
+    byte[] v4Bytes = java.util.HexFormat.of().parseHex(V4_OF_THE_PREVIOUS_VERSION);
+    MonitorSnapshot v4 = MonitorSnapshot.fromBytes(v4Bytes);
+    assertThat(v4.formatVersion()).isEqualTo(4);
+    assertThat(v4.toBytes()).isEqualTo(v4Bytes);
+    assertThat(v4.streams()).isEqualTo(v5.streams());
+    assertThat(v5.toBytes().length).isLessThan(v4Bytes.length);
     // As the previous library version wrote it: format version 3, with the derived state.
     MonitorSnapshot v3 = MonitorSnapshot.fromBytes(
         java.util.HexFormat.of().parseHex(V3_OF_THE_PREVIOUS_VERSION));
@@ -192,17 +209,17 @@ class SnapshotTransferTest {
     }
     MonitorSnapshot v2 = MonitorSnapshot.fromBytes(new MonitorSnapshot(2, v3.programName(),
         p.definitionKey(), v3.nextTick(), v3.revision(), null, full).toBytes());
-    for (MonitorSnapshot snap : List.of(MonitorSnapshot.fromBytes(v4.toBytes()), v3, v2)) {
+    for (MonitorSnapshot snap : List.of(MonitorSnapshot.fromBytes(v5.toBytes()), v4, v3, v2)) {
       DataflowMonitor.Transition t = DataflowMonitor.restore(p, snap, OPTIONS);
       assertThat(t.report()).isEqualTo(ContextTransferReport.retainedAll(p));
-      assertThat(t.monitor().snapshot()).isEqualTo(v4);
+      assertThat(t.monitor().snapshot()).isEqualTo(v5);
       assertThat(t.monitor().evaluate(Map.of("x", Value.of(7))))
           .isEqualTo(Map.of("s", Value.of(612), "d", Value.of(1224)));
     }
     // Another program: state moves by the short fingerprints as by the full ones, from
     // either version.
     DataflowProgram q = compile("in x: Int\nout s = default(s[1], 0) + x\nout d = s * 3");
-    for (MonitorSnapshot snap : List.of(v4, v3)) {
+    for (MonitorSnapshot snap : List.of(v5, v4, v3)) {
       DataflowMonitor.Transition t = DataflowMonitor.restore(q, snap, OPTIONS);
       assertThat(t.report().transferred()).containsExactly("s");
       assertThat(t.report().initialized()).containsExactly("d");

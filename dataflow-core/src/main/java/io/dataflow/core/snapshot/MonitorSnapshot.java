@@ -22,7 +22,7 @@ import java.util.Objects;
  * snapshots are equal when their seven components are. A monitor's snapshot is written
  * straight into its bytes ({@link SnapshotWriter}) and reads its {@link #streams()} from them
  * when they are first asked for (docs/decisions.md, "A monitor's snapshot is written straight
- * into its bytes"); so does a version 4 snapshot of plain content read by {@link #fromBytes},
+ * into its bytes"); so does a version 5 snapshot of plain content read by {@link #fromBytes},
  * checked without its records, which a restore into the same program reads straight into the
  * monitor's slots ({@link SnapshotReader}; docs/decisions.md, "A restore into the same program
  * reads the snapshot's bytes into the slots").
@@ -30,9 +30,9 @@ import java.util.Objects;
 public final class MonitorSnapshot {
   /**
    * The binary format version a monitor's snapshot is written in; this library reads versions
-   * 1 to 4, and writes a snapshot in the version it was read in.
+   * 1 to 5, and writes a snapshot in the version it was read in.
    */
-  public static final int FORMAT_VERSION = 4;
+  public static final int FORMAT_VERSION = 5;
 
   private final int formatVersion;
   private final String programName;
@@ -176,7 +176,7 @@ public final class MonitorSnapshot {
     return 31 * h + streams().hashCode();
   }
 
-  /** As a record's: {@code MonitorSnapshot[formatVersion=4, programName=..., ...]}. */
+  /** As a record's: {@code MonitorSnapshot[formatVersion=5, programName=..., ...]}. */
   @Override
   public String toString() {
     return "MonitorSnapshot[formatVersion=" + formatVersion + ", programName=" + programName
@@ -188,7 +188,7 @@ public final class MonitorSnapshot {
    * Whether a definition key or fingerprint as a snapshot holds it names the program's or
    * stream's {@code full} one: the same text, or its first 16 hex digits (format version 3 on),
    * the 64-bit prefix of the SHA-256 digest, as {@link #shortHash} makes it, or for a
-   * fingerprint (format version 4) its first 8, as {@link #shortFingerprint} makes it.
+   * fingerprint (format version 4 on) its first 8, as {@link #shortFingerprint} makes it.
    */
   public static boolean sameHash(String saved, String full) {
     return saved.equals(full)
@@ -206,7 +206,7 @@ public final class MonitorSnapshot {
   }
 
   /**
-   * A fingerprint (hex digits) as format version 4 holds it: its first 8 hex digits, 32 bits
+   * A fingerprint (hex digits) as format versions 4 and 5 hold it: its first 8 hex digits, 32 bits
    * (see docs/decisions.md, "Snapshot format version 4"); shorter text as it is.
    */
   public static String shortFingerprint(String full) {
@@ -258,7 +258,7 @@ public final class MonitorSnapshot {
 
   /**
    * The binary form this snapshot holds (not a copy: nobody writes it), or null: a monitor's
-   * snapshot and one read in format version 4 without its records hold it
+   * snapshot and one read in format version 5 without its records hold it
    * ({@link SnapshotReader}).
    */
   byte[] encoded() {

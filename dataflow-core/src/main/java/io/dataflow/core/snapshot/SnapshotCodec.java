@@ -44,9 +44,10 @@ final class SnapshotCodec {
     return switch (s.formatVersion()) {
       case 1 -> encodeV1(s);
       case 2 -> SnapshotCodecV2.encode(s);
-      case 3, 4 -> SnapshotCodecV3.encode(s);
+      case 3, 4, 5 -> SnapshotCodecV3.encode(s);
       default -> throw new IllegalArgumentException("format version " + s.formatVersion()
-          + " cannot be written: this library writes versions 1 to 4");
+          + " cannot be written: this library writes versions 1 to "
+          + MonitorSnapshot.FORMAT_VERSION);
     };
   }
 
@@ -158,7 +159,11 @@ final class SnapshotCodec {
 
     /** A string with a varint length (format version 2). */
     void vstr(String s) {
-      int n = s.length();
+      vstr(s, s.length());
+    }
+
+    /** The first {@code n} chars of {@code s} as {@link #vstr(String)} writes them. */
+    void vstr(String s, int n) {
       if (n < 0x80) { // the usual name: ASCII, copied without an encoded copy
         ensure(1 + n);
         int at = pos;
@@ -166,7 +171,7 @@ final class SnapshotCodec {
         for (int i = 0; i < n; i++) {
           char c = s.charAt(i);
           if (c >= 0x80) {
-            vstrEncoded(s);
+            vstrEncoded(n == s.length() ? s : s.substring(0, n));
             return;
           }
           buf[at + 1 + i] = (byte) c;
@@ -174,7 +179,7 @@ final class SnapshotCodec {
         pos = at + 1 + n;
         return;
       }
-      vstrEncoded(s);
+      vstrEncoded(n == s.length() ? s : s.substring(0, n));
     }
 
     private void vstrEncoded(String s) {
@@ -252,13 +257,13 @@ final class SnapshotCodec {
   // ---- reading ----
 
   /**
-   * What {@code MonitorSnapshot.fromBytes} and {@code read} return: a version 4 snapshot of
+   * What {@code MonitorSnapshot.fromBytes} and {@code read} return: a version 5 snapshot of
    * plain content checked in one pass without its records ({@link SnapshotCodecV3#checked}),
    * holding its bytes (a copy unless {@code owned}), or else {@link #decode}'s, which refuses a
    * bad file.
    */
   static MonitorSnapshot read(byte[] data, boolean owned) {
-    if (data.length > MAGIC4.length && data[MAGIC4.length] == SnapshotCodecV3.VERSION4
+    if (data.length > MAGIC4.length && data[MAGIC4.length] == SnapshotCodecV3.VERSION5
         && data[0] == MAGIC4[0] && data[1] == MAGIC4[1] && data[2] == MAGIC4[2]
         && data[3] == MAGIC4[3]) {
       byte[] own = owned ? data : data.clone();
@@ -303,7 +308,7 @@ final class SnapshotCodec {
     if (data[MAGIC4.length] != MAGIC[MAGIC4.length]) {
       in.pos = MAGIC4.length;
       int version = in.u8("the format version");
-      if (version == SnapshotCodecV3.VERSION4) {
+      if (version == SnapshotCodecV3.VERSION4 || version == SnapshotCodecV3.VERSION5) {
         return SnapshotCodecV3.decode(in, version);
       }
       throw new SnapshotException(MAGIC4.length, "format version " + version + " is not "
@@ -449,7 +454,14 @@ final class SnapshotCodec {
     /** A varint count of elements each at least {@code minBytes} long. */
     int vcount(String what, int minBytes) {
       int at = pos;
-      long n = uvarint(what);
+      return fits(uvarint(what), at, what, minBytes);
+    }
+
+    /**
+     * A count read at {@code at} of elements each at least {@code minBytes} long, checked
+     * against the bytes that remain.
+     */
+    int fits(long n, int at, String what, int minBytes) {
       if (n < 0 || n > (data.length - pos) / minBytes) {
         throw new SnapshotException(at, what + " " + Long.toUnsignedString(n) + " exceeds "
             + "what the remaining " + (data.length - pos) + " bytes can hold (truncated or "

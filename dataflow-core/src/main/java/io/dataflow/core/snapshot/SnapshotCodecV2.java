@@ -27,8 +27,9 @@ final class SnapshotCodecV2 {
 
   /**
    * The operator kinds with a code ({@code index + 1}; 0 is a kind written as a string): the
-   * evaluator's state-bearing node classes and the walker's own kinds. Append-only within
-   * format version 2; a kind not listed is written as its name.
+   * evaluator's state-bearing node classes and the walker's own kinds. Frozen: format version
+   * 5's packed operator heads hold exactly these 34 codes (SnapshotCodecV3.PACKED_KINDS), so a
+   * new code is a new format version; a kind not listed is written as its name.
    */
   static final List<String> KINDS = List.of("Apply", "Arithmetic", "Body", "BoolLogic",
       "CallSite", "Cell", "Concat", "Const", "Default", "Delay", "DynamicNode", "Equality",

@@ -27,10 +27,14 @@ import java.util.List;
  *       in its operators' memories).
  * </ul>
  *
+ * <p>Versions 4 ({@link #VERSION4}) and 5 ({@link #VERSION5}) are version 3 with changes
+ * that this class makes where they apply, so that the three share one reader and one writer.
+ *
  * <p>One encoding per snapshot, as in version 2: the reader refuses the longer of two
  * encodings (a varint not in its shortest form, a string where a code or the 8-byte form
  * exists, an Int literal where a tag or a reference exists, a flag bit set for what it would
- * have left out), so what reads writes back as the same bytes.
+ * have left out, in version 5 an unpacked form where the packed one holds it), so what reads
+ * writes back as the same bytes.
  */
 final class SnapshotCodecV3 {
   static final int VERSION = 3;
@@ -41,6 +45,13 @@ final class SnapshotCodecV3 {
    * the monitor's business, not the codec's.)
    */
   static final int VERSION4 = 4;
+  /**
+   * Version 5 is version 4 with four packings (docs/snapshots.md): the program name's
+   * {@link #SUFFIX} and a stream count up to {@link #STREAMS_IN_FLAGS} in the header flags, a
+   * full history's sample count in the history depth's low bit, and an operator's kind code
+   * and a value count of 1 to {@link #PACKED_VALUES} in one head byte. The writers' version.
+   */
+  static final int VERSION5 = 5;
 
   // Value tags beyond version 2's (0..9, and the small Ints from 0x40: its constants, imported).
   /** Tags {@code T_RECENT + k}: the k-th most recent Int literal (0 the newest). */
@@ -52,6 +63,27 @@ final class SnapshotCodecV3 {
   static final int F_FAILURE = 1;
   static final int F_KEY_STRING = 2;
   static final int F_REVISION = 4;
+  /** Version 5: the program name ends in {@link #SUFFIX}, written without it. */
+  static final int F_SUFFIX = 8;
+  /** The usual program name's ending (a specification file's), a flag bit in version 5. */
+  static final String SUFFIX = ".dsrv";
+  /**
+   * Version 5: the header flags' high nibble is the stream count + 1 when the count is at
+   * most this; 0 when a varint count follows (as in version 4).
+   */
+  static final int STREAMS_IN_FLAGS = 14;
+  // An operator's head byte in version 5: 0 a string kind, 1 to PACKED - 1 a kind code (a
+  // varint value count follows either), PACKED on a code and a value count in the byte.
+  /** The first packed operator head. */
+  static final int PACKED = 35;
+  /** The kind codes a packed head holds: the kind table, frozen since version 5. */
+  static final int PACKED_KINDS = 34;
+  /** The largest value count a packed head holds (from 1). */
+  static final int PACKED_VALUES = 6;
+  /** The first head byte past the packed ones (refused). */
+  static final int PACKED_END = PACKED + PACKED_KINDS * PACKED_VALUES;
+  /** The header flags' high nibble (version 5): see {@link #STREAMS_IN_FLAGS}. */
+  static final int STREAMS = 0xF0;
   // The descriptor byte of a stream: role (bits 0-1), type (bits 2-4), then these.
   static final int D_FINGERPRINT_STRING = 0x20;
   static final int D_LAST_PRESENT = 0x40;
@@ -60,19 +92,22 @@ final class SnapshotCodecV3 {
   /** The Int literals written or read so far, the newest at {@code (head - 1) & 7}. */
   private final long[] recent = new long[RECENT];
   private int written;
-  /** 3 or 4. */
+  /** 3, 4 or 5. */
   private final int version;
-  /** The hex digits of a fingerprint in its byte form: 16 (version 3) or 8 (version 4). */
+  /** Version 5's packings (flags, history head, operator heads). */
+  private final boolean packed;
+  /** The hex digits of a fingerprint in its byte form: 16 (version 3) or 8 (versions 4 and 5). */
   private final int fingerprintDigits;
 
   private SnapshotCodecV3(int version) {
     this.version = version;
     this.fingerprintDigits = version == VERSION ? 16 : 8;
+    this.packed = version >= VERSION5;
   }
 
   // ---- writing ----
 
-  /** Version 3 or 4, as the snapshot's {@code formatVersion} says. */
+  /** Version 3, 4 or 5, as the snapshot's {@code formatVersion} says. */
   static byte[] encode(MonitorSnapshot s) {
     return new SnapshotCodecV3(s.formatVersion()).write(s);
   }
@@ -88,9 +123,9 @@ final class SnapshotCodecV3 {
     return out.finish();
   }
 
-  /** A writer of a version 4 snapshot ({@link SnapshotWriter}): the state is written by it. */
+  /** A writer of a version 5 snapshot ({@link SnapshotWriter}): the state is written by it. */
   static SnapshotCodecV3 writer() {
-    return new SnapshotCodecV3(VERSION4);
+    return new SnapshotCodecV3(VERSION5);
   }
 
   /** Magic and version, the header flags, name, key, next tick, revision, failure, count. */
@@ -106,9 +141,21 @@ final class SnapshotCodecV3 {
     Hash key = Hash.of(definitionKey, 16);
     boolean keyBytes = key != null;
     boolean revision = r.root() != 0 || r.properties() != 0;
-    out.u8((f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
-        | (revision ? F_REVISION : 0));
-    out.vstr(programName);
+    int flags = (f == null ? 0 : F_FAILURE) | (keyBytes ? 0 : F_KEY_STRING)
+        | (revision ? F_REVISION : 0);
+    int nameLength = programName.length();
+    boolean countInFlags = packed && streams <= STREAMS_IN_FLAGS;
+    if (packed) {
+      if (programName.endsWith(SUFFIX)) {
+        flags |= F_SUFFIX;
+        nameLength -= SUFFIX.length();
+      }
+      if (countInFlags) {
+        flags |= (streams + 1) << 4;
+      }
+    }
+    out.u8(flags);
+    out.vstr(programName, nameLength);
     hash(out, definitionKey, key);
     out.uvarint(nextTick);
     if (revision) {
@@ -125,7 +172,9 @@ final class SnapshotCodecV3 {
       }
       out.vstr(f.reason());
     }
-    out.uvarint(streams);
+    if (!countInFlags) {
+      out.uvarint(streams);
+    }
   }
 
   void streamWhole(SnapshotCodec.Out out, StreamState st) {
@@ -140,14 +189,36 @@ final class SnapshotCodecV3 {
     if (!state) {
       return;
     }
-    out.uvarint(st.historyDepth());
-    values(out, st.history());
+    List<Value> history = st.history();
+    history(out, st.historyDepth(), history.size());
+    for (int i = 0, n = history.size(); i < n; i++) {
+      value(out, history.get(i));
+    }
     List<OperatorState> ops = st.operators();
     out.uvarint(ops.size());
     for (int j = 0, n = ops.size(); j < n; j++) {
       OperatorState op = ops.get(j);
-      kind(out, op.kind());
-      values(out, op.values());
+      List<Value> vs = op.values();
+      operator(out, op.kind(), vs.size());
+      for (int i = 0, m = vs.size(); i < m; i++) {
+        value(out, vs.get(i));
+      }
+    }
+  }
+
+  /**
+   * A history depth and sample count (at most the depth); version 5 writes the depth shifted
+   * left, its low bit set for a full history, whose sample count it leaves out.
+   */
+  void history(SnapshotCodec.Out out, int depth, int samples) {
+    if (!packed) {
+      out.uvarint(depth);
+      out.uvarint(samples);
+    } else if (samples == depth) {
+      out.uvarint((long) depth << 1 | 1);
+    } else {
+      out.uvarint((long) depth << 1);
+      out.uvarint(samples);
     }
   }
 
@@ -174,15 +245,23 @@ final class SnapshotCodecV3 {
     hash(out, fingerprint, fp);
   }
 
-  /** An operator's kind: its one-byte code, or 0 and the name. */
-  static void kind(SnapshotCodec.Out out, String kind) {
+  /**
+   * An operator's kind and value count: its one-byte code, or 0 and the name, then the count;
+   * in version 5 a code and a count of 1 to {@link #PACKED_VALUES} as one packed head byte.
+   */
+  void operator(SnapshotCodec.Out out, String kind, int values) {
     int code = SnapshotCodecV2.kindCode(kind);
+    if (packed && code != 0 && values >= 1 && values <= PACKED_VALUES) {
+      out.u8(PACKED + (values - 1) * PACKED_KINDS + code - 1);
+      return;
+    }
     if (code == 0) {
       out.u8(0);
       out.vstr(kind);
     } else {
       out.uvarint(code);
     }
+    out.uvarint(values);
   }
 
   /** A size that holds the usual snapshot, so the buffer rarely grows. */
@@ -388,7 +467,7 @@ final class SnapshotCodecV3 {
   // ---- checking without records ----
 
   /**
-   * Checks a version 4 snapshot ({@code in} stands after its version byte) in one pass that
+   * Checks a version 5 snapshot ({@code in} stands after its version byte) in one pass that
    * builds no records: the same structure, values, one-encoding rules and checksum as
    * {@link #read}, for the snapshots made of what a monitor of plain equations writes (Ints,
    * Floats, Bools, NoVal, Unit, kinds with a code, ASCII names, hashes in their byte form, no
@@ -400,7 +479,7 @@ final class SnapshotCodecV3 {
    */
   static MonitorSnapshot checked(SnapshotCodec.In in, byte[] bytes) {
     try {
-      return new SnapshotCodecV3(VERSION4).check(in, bytes);
+      return new SnapshotCodecV3(VERSION5).check(in, bytes);
     } catch (SnapshotException e) {
       return null;
     }
@@ -408,11 +487,16 @@ final class SnapshotCodecV3 {
 
   private MonitorSnapshot check(SnapshotCodec.In in, byte[] bytes) {
     int flags = in.u8("the header flags");
-    if ((flags & ~F_REVISION) != 0) {
+    if ((flags & ~(F_REVISION | F_SUFFIX | STREAMS)) != 0) {
       return null; // a failure, a key as a string, unknown flags: read
     }
     String program = ascii(in);
     if (program == null) {
+      return null;
+    }
+    if ((flags & F_SUFFIX) != 0) {
+      program = program.concat(SUFFIX);
+    } else if (program.endsWith(SUFFIX)) {
       return null;
     }
     String key = hex(in, "the definition key", 16);
@@ -429,7 +513,13 @@ final class SnapshotCodecV3 {
       }
       revision = new MonitorRevision(root, properties);
     }
-    int n = in.vcount("the stream count", 4);
+    int n = flags >>> 4;
+    if (n-- == 0) {
+      n = in.vcount("the stream count", 4);
+      if (n <= STREAMS_IN_FLAGS) {
+        return null;
+      }
+    }
     for (int i = 0; i < n; i++) {
       if (!checkStream(in)) {
         return null;
@@ -482,13 +572,19 @@ final class SnapshotCodecV3 {
     if ((desc & D_STATE) == 0) {
       return true;
     }
-    long depth = in.uvarint("a history depth");
-    if (depth < 0 || depth > Integer.MAX_VALUE) {
+    long head = in.uvarint("a history depth");
+    long depth = head >>> 1;
+    if (head < 0 || depth > Integer.MAX_VALUE) {
       return false;
     }
-    int samples = in.vcount("a history length", 1);
-    if (samples > depth) {
-      return false;
+    int samples;
+    if ((head & 1) != 0) {
+      samples = in.fits(depth, in.pos, "a history length", 1);
+    } else {
+      samples = in.vcount("a history length", 1);
+      if (samples >= depth) {
+        return false;
+      }
     }
     for (int i = 0; i < samples; i++) {
       if (checkValue(in) < 0) {
@@ -500,11 +596,22 @@ final class SnapshotCodecV3 {
       return false;
     }
     for (int j = 0; j < ops; j++) {
-      long code = in.uvarint("an operator kind");
-      if (code <= 0 || code > SnapshotCodecV2.KINDS.size()) {
-        return false; // a kind as a string (or no kind): read
+      int opHead = in.u8("an operator head");
+      int values;
+      if (opHead >= PACKED) {
+        if (opHead >= PACKED_END) {
+          return false;
+        }
+        values = in.fits(1 + (opHead - PACKED) / PACKED_KINDS, in.pos,
+            "an operator's value count", 1);
+      } else if (opHead == 0) {
+        return false; // a kind as a string: read
+      } else {
+        values = in.vcount("an operator's value count", 1);
+        if (values >= 1 && values <= PACKED_VALUES) {
+          return false;
+        }
       }
-      int values = in.vcount("an operator's value count", 1);
       for (int i = 0; i < values; i++) {
         if (checkValue(in) < 0) {
           return false;
@@ -544,9 +651,9 @@ final class SnapshotCodecV3 {
 
   // ---- reading into a monitor's slots (SnapshotReader) ----
 
-  /** A reader of a version 4 snapshot's values (SnapshotReader). */
+  /** A reader of a version 5 snapshot's values (SnapshotReader). */
   static SnapshotCodecV3 reader() {
-    return new SnapshotCodecV3(VERSION4);
+    return new SnapshotCodecV3(VERSION5);
   }
 
   /** The Int literal {@code k} back (0 the newest) among those read (the bytes were checked). */
@@ -556,7 +663,7 @@ final class SnapshotCodecV3 {
 
   // ---- reading ----
 
-  /** The content after magic and version ({@code in} stands after it), of version 3 or 4. */
+  /** The content after magic and version ({@code in} stands after it), of version 3 to 5. */
   static MonitorSnapshot decode(SnapshotCodec.In in, int version) {
     return new SnapshotCodecV3(version).read(in);
   }
@@ -564,10 +671,18 @@ final class SnapshotCodecV3 {
   private MonitorSnapshot read(SnapshotCodec.In in) {
     int flagsAt = in.pos;
     int flags = in.u8("the header flags");
-    if ((flags & ~(F_FAILURE | F_KEY_STRING | F_REVISION)) != 0) {
+    int known = F_FAILURE | F_KEY_STRING | F_REVISION | (packed ? F_SUFFIX | STREAMS : 0);
+    if ((flags & ~known) != 0) {
       throw new SnapshotException(flagsAt, "unknown header flags " + Integer.toHexString(flags));
     }
+    int nameAt = in.pos;
     String program = in.vstr("the program name");
+    if ((flags & F_SUFFIX) != 0) {
+      program = program.concat(SUFFIX);
+    } else if (packed && program.endsWith(SUFFIX)) {
+      throw new SnapshotException(nameAt, "the program name '" + program + "' written with its "
+          + SUFFIX + " (its header flag is shorter)");
+    }
     int keyAt = in.pos;
     String key = (flags & F_KEY_STRING) != 0
         ? notAHash(in, keyAt, in.vstr("the definition key"), "the definition key", 16)
@@ -595,7 +710,15 @@ final class SnapshotCodecV3 {
           : null;
       failure = new Failure(tick, stream, in.vstr("the failure's reason"));
     }
-    int n = in.vcount("the stream count", 4);
+    int n = (flags >>> 4) - 1;
+    if (n < 0) {
+      int countAt = in.pos;
+      n = in.vcount("the stream count", 4);
+      if (packed && n <= STREAMS_IN_FLAGS) {
+        throw new SnapshotException(countAt, "stream count " + n + " written out (it fits the "
+            + "header flags)");
+      }
+    }
     StreamState[] streams = new StreamState[n];
     for (int i = 0; i < n; i++) {
       streams[i] = stream(in);
@@ -637,15 +760,24 @@ final class SnapshotCodecV3 {
           List.of(), List.of());
     }
     long depthAt = in.pos;
-    long depth = in.uvarint("a history depth");
-    if (depth < 0 || depth > Integer.MAX_VALUE) {
+    long head = in.uvarint("a history depth");
+    long depth = packed ? head >>> 1 : head;
+    if (head < 0 || depth > Integer.MAX_VALUE) {
       throw new SnapshotException(depthAt, "history depth " + Long.toUnsignedString(depth)
           + " out of range");
     }
-    List<Value> history = values(in, "a history length");
-    if (history.size() > depth) {
-      throw new SnapshotException(depthAt, "stream '" + name + "' holds " + history.size()
+    int samplesAt = in.pos;
+    int samples = packed && (head & 1) != 0
+        ? in.fits(depth, samplesAt, "a history length", 1)
+        : in.vcount("a history length", 1);
+    List<Value> history = values(in, samples);
+    if (samples > depth) {
+      throw new SnapshotException(depthAt, "stream '" + name + "' holds " + samples
           + " history samples for a depth of " + depth);
+    }
+    if (packed && (head & 1) == 0 && samples == depth) {
+      throw new SnapshotException(samplesAt, "stream '" + name + "': a full history's sample "
+          + "count written out (its flag is in the depth)");
     }
     int opsAt = in.pos;
     int ops = in.vcount("an operator count", 2);
@@ -655,15 +787,39 @@ final class SnapshotCodecV3 {
     }
     OperatorState[] operators = new OperatorState[ops];
     for (int j = 0; j < ops; j++) {
-      String kind = SnapshotCodecV2.kind(in);
-      operators[j] = new OperatorState(kind, values(in, "an operator's value count"));
+      operators[j] = operator(in);
     }
     return new StreamState(name, role, declaredType, fingerprint, current, lastPresent,
         (int) depth, history, OwnedList.of(operators));
   }
 
-  private List<Value> values(SnapshotCodec.In in, String what) {
-    int n = in.vcount(what, 1);
+  /** An operator's head (kind and value count; packed in version 5) and its values. */
+  private OperatorState operator(SnapshotCodec.In in) {
+    int headAt = in.pos;
+    if (packed) {
+      int head = in.u8("an operator head");
+      if (head >= PACKED_END) {
+        throw new SnapshotException(headAt, "operator head " + head + " out of range");
+      }
+      if (head >= PACKED) {
+        int values = in.fits(1 + (head - PACKED) / PACKED_KINDS, in.pos,
+            "an operator's value count", 1);
+        return new OperatorState(SnapshotCodecV2.KINDS.get((head - PACKED) % PACKED_KINDS),
+            values(in, values));
+      }
+      in.pos = headAt; // a code below PACKED, or 0 and a string kind: as in version 4
+    }
+    String kind = SnapshotCodecV2.kind(in);
+    int values = in.vcount("an operator's value count", 1);
+    // A code (not 0 and a string kind) with a count the packed head holds is the long form.
+    if (packed && values >= 1 && values <= PACKED_VALUES && in.data[headAt] != 0) {
+      throw new SnapshotException(headAt, "operator " + kind + " with " + values + " values "
+          + "written long (its head packs them)");
+    }
+    return new OperatorState(kind, values(in, values));
+  }
+
+  private List<Value> values(SnapshotCodec.In in, int n) {
     if (n == 0) {
       return List.of();
     }

@@ -4,7 +4,7 @@ import io.dataflow.core.Kind;
 import io.dataflow.core.Value;
 
 /**
- * Reads the streams of a snapshot that holds its binary form (format version 4: a monitor's
+ * Reads the streams of a snapshot that holds its binary form (format version 5: a monitor's
  * snapshot, or one read by {@link MonitorSnapshot#fromBytes} and checked without its records)
  * value by value, without the {@link StreamState} and {@link OperatorState} records: what
  * {@code DataflowMonitor.restore} into the same program uses to load a fresh monitor's slots
@@ -16,9 +16,9 @@ import io.dataflow.core.Value;
  *
  * <p>The calls: {@link #streamCount}, then per stream {@link #stream} (name and fingerprint
  * compared), {@link #value} of the current value, {@link #value} of the last present value when
- * {@link #hasLastPresent}, and when {@link #hasState}: {@link #count} of the history depth,
- * {@link #count} of the samples and each sample's {@link #value}, {@link #count} of the
- * operators, and per operator {@link #kind}, {@link #count} of its values and the values. A
+ * {@link #hasLastPresent}, and when {@link #hasState}: {@link #history} (the depth and the
+ * number of samples) and each sample's {@link #value}, {@link #count} of the operators, and per
+ * operator {@link #kind}, then {@link #valueCount} values. A
  * value read is in {@link #tag}, {@link #bits} and {@link #ref}, as a monitor's slot holds it.
  * Not thread-safe; one restore each.
  */
@@ -26,6 +26,9 @@ public final class SnapshotReader {
   private final SnapshotCodecV3 codec = SnapshotCodecV3.reader();
   private final SnapshotCodec.In in;
   private int descriptor;
+  private int streams;
+  private int historyDepth;
+  private int valueCount;
   private byte tag;
   private long bits;
   private Object ref;
@@ -36,12 +39,12 @@ public final class SnapshotReader {
 
   /**
    * A reader of {@code snapshot}'s streams, standing before its stream count, or null when the
-   * snapshot holds no binary form of format version 4 (one built from records, or read in an
+   * snapshot holds no binary form of format version 5 (one built from records, or read in an
    * older version, or one whose content {@link MonitorSnapshot#fromBytes} read into records).
    */
   public static SnapshotReader of(MonitorSnapshot snapshot) {
     byte[] bytes = snapshot.encoded();
-    if (bytes == null || snapshot.formatVersion() != SnapshotCodecV3.VERSION4) {
+    if (bytes == null || snapshot.formatVersion() != SnapshotCodecV3.VERSION5) {
       return null;
     }
     SnapshotReader r = new SnapshotReader(bytes);
@@ -49,7 +52,7 @@ public final class SnapshotReader {
     return r;
   }
 
-  /** Past magic, version, flags, program name, key, next tick, revision and failure. */
+  /** Past magic, version, flags, program name, key, next tick, revision, failure and count. */
   private void header() {
     SnapshotCodec.In in = this.in;
     in.pos = SnapshotCodec.MAGIC4.length + 1;
@@ -72,6 +75,10 @@ public final class SnapshotReader {
       }
       skipString();
     }
+    streams = (flags >>> 4) - 1;
+    if (streams < 0) {
+      streams = count();
+    }
   }
 
   private void skipString() {
@@ -79,9 +86,9 @@ public final class SnapshotReader {
     in.pos += n;
   }
 
-  /** The number of streams (once, first). */
+  /** The number of streams. */
   public int streamCount() {
-    return count();
+    return streams;
   }
 
   /**
@@ -129,18 +136,48 @@ public final class SnapshotReader {
     return (descriptor & SnapshotCodecV3.D_STATE) != 0;
   }
 
-  /** A history depth, a number of samples, of operators or of an operator's values. */
+  /** A number of operators. */
   public int count() {
     return (int) in.uvarint("a count");
   }
 
   /**
-   * An operator's kind, interned (the kind table's literal), or null for a kind written as a
-   * string (one with a function's positions, or without a code): the records read those.
+   * A stream's history depth (then in {@link #historyDepth}) and number of samples, which it
+   * returns.
+   */
+  public int history() {
+    long head = in.uvarint("a history depth");
+    historyDepth = (int) (head >>> 1);
+    return (head & 1) != 0 ? historyDepth : count();
+  }
+
+  /** The history depth {@link #history} read. */
+  public int historyDepth() {
+    return historyDepth;
+  }
+
+  /**
+   * An operator's kind, interned (the kind table's literal), with its number of values then in
+   * {@link #valueCount}; or null for a kind written as a string (one with a function's
+   * positions, or without a code): the records read those.
    */
   public String kind() {
-    int code = (int) in.uvarint("an operator kind");
-    return code == 0 ? null : SnapshotCodecV2.KINDS.get(code - 1);
+    int head = in.u8("an operator head");
+    if (head >= SnapshotCodecV3.PACKED) {
+      head -= SnapshotCodecV3.PACKED;
+      valueCount = 1 + head / SnapshotCodecV3.PACKED_KINDS;
+      return SnapshotCodecV2.KINDS.get(head % SnapshotCodecV3.PACKED_KINDS);
+    }
+    if (head == 0) {
+      return null;
+    }
+    valueCount = count();
+    return SnapshotCodecV2.KINDS.get(head - 1);
+  }
+
+  /** The number of values of the operator whose {@link #kind} was read last. */
+  public int valueCount() {
+    return valueCount;
   }
 
   /** Reads the next value into {@link #tag}, {@link #bits} and {@link #ref}. */

@@ -14,8 +14,8 @@ import java.util.Objects;
  *
  * <p>The calls follow the format's order (docs/snapshots.md): per stream, {@link #beginStream}
  * (name, role, type, fingerprint), its current value, its last present value when it has one,
- * and when it has state: {@link #count} of the history depth, {@link #count} of the samples and
- * the samples newest first, {@link #count} of the operators, and per operator
+ * and when it has state: {@link #history} (the depth and the number of samples) and the
+ * samples newest first, {@link #count} of the operators, and per operator
  * {@link #operator} (kind and value count) and its values. A stream can also be written whole
  * from its record ({@link #stream}). The writer checks only the number of streams; a snapshot
  * written out of order fails when its streams are read. Not thread-safe; one snapshot each.
@@ -81,7 +81,7 @@ public final class SnapshotWriter {
     written++;
   }
 
-  /** A history depth, a number of samples, of operators or of an operator's values. */
+  /** A number of operators. */
   public void count(int n) {
     if (n < 0) {
       throw new IllegalArgumentException("a count must not be negative: " + n);
@@ -89,10 +89,21 @@ public final class SnapshotWriter {
     out.uvarint(n);
   }
 
+  /** A history depth and the number of its samples (at most the depth), which follow. */
+  public void history(int depth, int samples) {
+    if (samples < 0 || samples > depth) {
+      throw new IllegalArgumentException("a history of depth " + depth + " cannot hold "
+          + samples + " samples");
+    }
+    codec.history(out, depth, samples);
+  }
+
   /** An operator's kind and the number of its values, which follow. */
   public void operator(String kind, int values) {
-    SnapshotCodecV3.kind(out, kind);
-    count(values);
+    if (values < 0) {
+      throw new IllegalArgumentException("a count must not be negative: " + values);
+    }
+    codec.operator(out, kind, values);
   }
 
   /** A value. */

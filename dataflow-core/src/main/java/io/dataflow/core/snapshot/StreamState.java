@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param declaredType the type annotation as written, or null when there is none (a restore
  *     into another program moves a history only between streams of the same declared type)
  * @param fingerprint the semantic fingerprint of its definition (what a restore into another
- *     program compares), in format version 3 its first 16 hex digits, in version 4 its first 8
- *     ({@link MonitorSnapshot#sameHash})
+ *     program compares), in format version 3 its first 16 hex digits, in versions 4 and 5 its
+ *     first 8 ({@link MonitorSnapshot#sameHash})
  * @param current the value of the last tick evaluated (NoVal before the first)
  * @param lastPresent the run's last value that was not NoVal as the monitor holds it: what a
  *     dynamic body reads while {@code current} is NoVal (while {@code current} is present, it

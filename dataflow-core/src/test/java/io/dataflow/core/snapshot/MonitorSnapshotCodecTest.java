@@ -253,7 +253,7 @@ class MonitorSnapshotCodecTest {
     MonitorSnapshot back = MonitorSnapshot.fromBytes(bytes);
     assertThat(back).isEqualTo(v2);
     assertThat(back.toBytes()).isEqualTo(bytes);
-    assertThat(sample().formatVersion()).isEqualTo(4);
+    assertThat(sample().formatVersion()).isEqualTo(5);
   }
 
   @Test
@@ -424,8 +424,13 @@ class MonitorSnapshotCodecTest {
   }
 
   @Test
-  void version4TruncationAndCorruptionAreSnapshotExceptions() {
-    byte[] bytes = typicalV4().toBytes();
+  void version4And5TruncationAndCorruptionAreSnapshotExceptions() {
+    for (MonitorSnapshot s : List.of(typicalV4(), inVersion(5, typicalV4()), packable("p"))) {
+      truncationAndCorruptionAreSnapshotExceptions(s.toBytes());
+    }
+  }
+
+  private static void truncationAndCorruptionAreSnapshotExceptions(byte[] bytes) {
     for (int len = 0; len < bytes.length; len++) {
       byte[] prefix = java.util.Arrays.copyOf(bytes, len);
       Throwable t = catchThrowable(() -> MonitorSnapshot.fromBytes(prefix));
@@ -442,6 +447,122 @@ class MonitorSnapshotCodecTest {
         assertThat(t.getMessage()).contains("offset");
       }
     }
+  }
+
+  /**
+   * One stream with one operator whose head packs its kind and value count (format version 5):
+   * magic 4, version 1, flags 1, name 1 + {@code name.length() - 5} when it ends in
+   * {@code .dsrv}, key 8, tick 1; z: name 2, descriptor 1, fingerprint 4, value 1, history
+   * head 1 (depth 0, so no sample count), operator count 1, operator head 1, value 1;
+   * checksum 4.
+   */
+  static MonitorSnapshot packable(String name) {
+    return new MonitorSnapshot(5, name, "0123456789abcdef", 1, MonitorRevision.INITIAL, null,
+        List.of(new StreamState("z", "output", "Int", "89abcdef", Value.of(1), Value.NOVAL, 0,
+            List.of(), List.of(new OperatorState("IntArith", List.of(Value.of(7)))))));
+  }
+
+  @Test
+  void version5PacksTheNameSuffixTheStreamCountAFullHistoryAndOperatorHeads() {
+    MonitorSnapshot v4 = typicalV4();
+    MonitorSnapshot s = inVersion(5, v4);
+    byte[] bytes = s.toBytes();
+    assertThat(java.util.Arrays.copyOf(bytes, 5))
+        .isEqualTo(new byte[] {(byte) 0x89, 'D', 'F', 'S', 5});
+    // Flags: the suffix (8) and 2 streams (+ 1, in the high nibble); the name without ".dsrv".
+    assertThat(bytes[5]).isEqualTo((byte) (8 | 3 << 4));
+    assertThat(bytes[6]).isEqualTo((byte) 7);
+    assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+    assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+    // Version 4's bytes less 5 of the suffix, 1 of the stream count, 1 of z's full history's
+    // sample count (its operators have 8 values, none, and a kind without a code: not packed).
+    assertThat(bytes.length).isEqualTo(v4.toBytes().length - 5 - 1 - 1);
+    // Version 4 of the same content is still written and read as version 4, byte for byte.
+    byte[] old = v4.toBytes();
+    assertThat(old[4]).isEqualTo((byte) 4);
+    assertThat(MonitorSnapshot.fromBytes(old)).isEqualTo(v4);
+    assertThat(MonitorSnapshot.fromBytes(old).toBytes()).isEqualTo(old);
+
+    byte[] packed = packable("p.dsrv").toBytes();
+    assertThat(packed.length).isEqualTo(4 + 1 + 1 + 2 + 8 + 1 + 2 + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 4);
+    // The operator head: IntArith (code 18) with 1 value.
+    assertThat(packed[27] & 0xFF).isEqualTo(35 + 18 - 1);
+    assertThat(MonitorSnapshot.fromBytes(packed)).isEqualTo(packable("p.dsrv"));
+    assertThat(inVersion(4, packable("p.dsrv")).toBytes().length)
+        .isEqualTo(packed.length + 5 + 1 + 1 + 1);
+  }
+
+  @Test
+  void version5ReadsBackEveryNameEveryStreamCountAndEveryOperatorHead() {
+    for (String name : List.of("p", "p.dsrv", ".dsrv", "a.dsrv.dsrv", "a.dsr", "ä.dsrv",
+        "dsrv")) {
+      MonitorSnapshot s = packable(name);
+      assertThat(MonitorSnapshot.fromBytes(s.toBytes())).as(name).isEqualTo(s);
+      assertThat(MonitorSnapshot.fromBytes(s.toBytes()).toBytes()).isEqualTo(s.toBytes());
+    }
+    for (int n : new int[] {0, 1, 14, 15, 16, 200}) {
+      List<StreamState> streams = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        streams.add(new StreamState("s" + i, "input", "Int", "89abcdef", Value.of(i),
+            Value.NOVAL, 0, List.of(), List.of()));
+      }
+      MonitorSnapshot s = new MonitorSnapshot(5, "p", "0123456789abcdef", 1,
+          MonitorRevision.INITIAL, null, streams);
+      byte[] bytes = s.toBytes();
+      assertThat(bytes[5] >>> 4 & 0xF).as("%d streams", n).isEqualTo(n <= 14 ? n + 1 : 0);
+      assertThat(MonitorSnapshot.fromBytes(bytes)).as("%d streams", n).isEqualTo(s);
+      assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+    }
+    // Every kind with every value count from 0 to 8, and a kind without a code.
+    List<OperatorState> ops = new java.util.ArrayList<>();
+    for (String kind : SnapshotCodecV2.KINDS) {
+      for (int count = 0; count <= 8; count++) {
+        ops.add(new OperatorState(kind, java.util.Collections.nCopies(count, Value.TRUE)));
+      }
+    }
+    ops.add(new OperatorState("Strict;f=0", List.of(Value.FALSE)));
+    for (int depth = 0; depth <= 3; depth++) {
+      for (int samples = 0; samples <= depth; samples++) {
+        MonitorSnapshot s = new MonitorSnapshot(5, "p", "0123456789abcdef", 1,
+            MonitorRevision.INITIAL, null, List.of(new StreamState("z", "output", null,
+                "89abcdef", Value.UNIT, Value.NOVAL, depth,
+                java.util.Collections.nCopies(samples, Value.of(-1)), ops)));
+        byte[] bytes = s.toBytes();
+        assertThat(MonitorSnapshot.fromBytes(bytes)).isEqualTo(s);
+        assertThat(MonitorSnapshot.fromBytes(bytes).toBytes()).isEqualTo(bytes);
+      }
+    }
+  }
+
+  @Test
+  void version5RefusesTheLongerOfTwoEncodings() {
+    byte[] ok = packable("p.dsrv").toBytes();
+    int flags = 5;
+    // The name with its suffix written out.
+    byte[] suffix = splice(ok, flags + 1, 2, concat(new byte[] {6},
+        "p.dsrv".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    suffix[flags] &= ~8;
+    assertRefused(suffix, "written with its .dsrv");
+    // The stream count written out though it fits the flags.
+    int tickAt = flags + 1 + 2 + 8;
+    byte[] count = insert(ok, tickAt + 1, new byte[] {1});
+    count[flags] &= 0x0F;
+    assertRefused(count, "stream count 1 written out");
+    // An operator head in the long form (code, count) where the packed one holds it.
+    int opHead = tickAt + 1 + 2 + 1 + 4 + 1 + 1 + 1;
+    assertThat(ok[opHead] & 0xFF).isEqualTo(52);
+    assertRefused(splice(ok, opHead, 1, new byte[] {18, 1}), "written long");
+    // Past the packed heads.
+    byte[] beyond = ok.clone();
+    beyond[opHead] = (byte) (35 + 34 * 6);
+    assertRefused(beyond, "operator head 239 out of range");
+    // A full history's sample count written out: z of typicalV4 has depth 1 and 1 sample.
+    byte[] full = inVersion(5, typicalV4()).toBytes();
+    int zHistory = flags + 1 + 8 + 8 + 1 + 2 + 1 + 4 + 1 + 1 + 2 + 1 + 4 + 3;
+    assertThat(full[zHistory]).isEqualTo((byte) 3);
+    byte[] written = insert(full, zHistory + 1, new byte[] {1});
+    written[zHistory] = 2;
+    assertRefused(written, "full history's sample count written out");
   }
 
   @Test
@@ -517,7 +638,7 @@ class MonitorSnapshotCodecTest {
         assertThat(MonitorSnapshot.fromBytes(bytes)).as("seed %d, case %d", seed, i)
             .isEqualTo(s);
         assertThat(bytes.length).as("the byte form of a hash").isEqualTo(
-            5 + 1 + 2 + (SnapshotCodecV3.isHash(key, 16) ? 8 : 1 + key.length()) + 1 + 1 + 2
+            5 + 1 + 2 + (SnapshotCodecV3.isHash(key, 16) ? 8 : 1 + key.length()) + 1 + 2
             + 1 + (SnapshotCodecV3.isHash(fp, 8) ? 4 : 1 + fp.length()) + 1 + 4);
       }
     }

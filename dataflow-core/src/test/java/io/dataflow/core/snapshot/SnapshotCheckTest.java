@@ -14,7 +14,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * A version 4 snapshot of plain content read by {@link MonitorSnapshot#fromBytes} is checked in
+ * A version 5 snapshot of plain content read by {@link MonitorSnapshot#fromBytes} is checked in
  * one pass without its records and holds its bytes (docs/decisions.md, "A restore into the
  * same program reads the snapshot's bytes into the slots"): it reads as the records decoder
  * reads it (the same content, the same bytes written back), and a bad file is refused exactly
@@ -27,9 +27,13 @@ class SnapshotCheckTest {
   private static final List<String> KINDS = List.of("IntArith", "Default", "HistoryRead",
       "Ring", "Update", "Init", "Delay", "When", "Latch", "NumCompare");
 
-  /** A plain snapshot: Ints (small, long, repeated), Floats, Bools, NoVal, Unit, Deferred. */
+  /**
+   * A plain snapshot: Ints (small, long, repeated), Floats, Bools, NoVal, Unit, Deferred; a
+   * program name with and without the usual suffix, sometimes more streams than the header
+   * flags count, operators with value counts their head packs and others.
+   */
   static MonitorSnapshot plain(Random rnd) {
-    int n = 1 + rnd.nextInt(4);
+    int n = rnd.nextInt(12) == 0 ? 15 + rnd.nextInt(2) : 1 + rnd.nextInt(4);
     List<StreamState> streams = new ArrayList<>();
     long[] recent = {rnd.nextLong(), 33893, -70000, 499};
     for (int i = 0; i < n; i++) {
@@ -43,7 +47,7 @@ class SnapshotCheckTest {
       if (!input) {
         for (int k = 1 + rnd.nextInt(3); k > 0; k--) {
           List<Value> values = new ArrayList<>();
-          for (int j = rnd.nextInt(6); j > 0; j--) {
+          for (int j = rnd.nextInt(9); j > 0; j--) {
             values.add(value(rnd, recent));
           }
           ops.add(new OperatorState(KINDS.get(rnd.nextInt(KINDS.size())), values));
@@ -56,8 +60,9 @@ class SnapshotCheckTest {
     }
     MonitorRevision revision = rnd.nextBoolean() ? MonitorRevision.INITIAL
         : new MonitorRevision(rnd.nextInt(3), 1 + rnd.nextInt(3));
-    return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, "gen" + rnd.nextInt(100) + ".dsrv",
-        hex(rnd, 16), rnd.nextInt(100000), revision, null, streams);
+    String name = "gen" + rnd.nextInt(100) + (rnd.nextInt(4) == 0 ? "" : ".dsrv");
+    return new MonitorSnapshot(MonitorSnapshot.FORMAT_VERSION, name, hex(rnd, 16),
+        rnd.nextInt(100000), revision, null, streams);
   }
 
   private static Value value(Random rnd, long[] recent) {
@@ -145,7 +150,7 @@ class SnapshotCheckTest {
         }
       }
       byte[] future = bytes.clone();
-      future[4] = 5;
+      future[4] = (byte) (MonitorSnapshot.FORMAT_VERSION + 1);
       checked += same(future, what + ", a future version");
       byte[] foreign = bytes.clone();
       foreign[1] = 'X';

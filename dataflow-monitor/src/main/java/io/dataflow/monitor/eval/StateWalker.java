@@ -572,10 +572,10 @@ public final class StateWalker {
     if (!state) {
       return WRITTEN;
     }
-    out.count(depth);
     if (history == null) {
-      out.count(0);
+      out.history(depth, 0);
     } else {
+      out.history(depth, history.size());
       samples(history, out);
     }
     out.count(ops);
@@ -627,10 +627,9 @@ public final class StateWalker {
     }
   }
 
-  /** A ring's sample count and samples, newest first. */
+  /** A ring's samples, newest first. */
   private static void samples(HistoryRing ring, SnapshotWriter out) {
     int size = ring.size();
-    out.count(size);
     for (int ago = 1; ago <= size; ago++) {
       int k = ring.head - (ago - 1);
       k = k < 0 ? k + ring.tags.length : k;
@@ -764,7 +763,7 @@ public final class StateWalker {
   /**
    * Loads a stream's state from a snapshot's bytes into a freshly built evaluator's cell, as
    * {@link #loadStream} loads its record into the same program (history, value, last present
-   * value and operators; format version 4), by the tree's {@link WalkPlan}, without the records
+   * value and operators; format version 5), by the tree's {@link WalkPlan}, without the records
    * (docs/decisions.md, "A restore into the same program reads the snapshot's bytes into the
    * slots"). The reader stands after the stream's head ({@code SnapshotReader.stream}).
    *
@@ -804,8 +803,7 @@ public final class StateWalker {
       int ops = 0;
       HistoryRing history = cell.ring;
       if (in.hasState()) {
-        in.count(); // the depth: the program's ring keeps its own
-        int samples = in.count();
+        int samples = in.history(); // the depth is not used: the program's ring keeps its own
         if (history != null) {
           samples(history, samples, history.depth(), in, scratch);
         } else {
@@ -870,7 +868,7 @@ public final class StateWalker {
     if (in.kind() != "Ring") { // interned: the kind table's literal
       return false;
     }
-    int count = in.count();
+    int count = in.valueCount();
     if (count == 0) {
       return false;
     }
@@ -893,7 +891,7 @@ public final class StateWalker {
     if (kind != plan.kind && (kind == null || !kind.equals(plan.kind))) {
       return false;
     }
-    if (in.count() != Plan.size(o, state, types, plan.ownSlotKept)) {
+    if (in.valueCount() != Plan.size(o, state, types, plan.ownSlotKept)) {
       return false;
     }
     if (plan.ownSlotKept) {

@@ -13,8 +13,8 @@ import java.util.Arrays;
  * the JSON rendering.
  *
  * <p>The seeds (SnapshotFuzzTestInputs) hold a monitor's snapshot in each format version (1,
- * 2, 3, 4) and hand-made version 3 and 4 ones with string hashes, a failure and every value
- * kind, so the fuzzer starts from every reader.
+ * 2, 3, 4, 5) and hand-made version 3, 4 and 5 ones with string hashes, a failure and every
+ * value kind, so the fuzzer starts from every reader.
  *
  * <p>In the normal build this runs in Jazzer's regression mode (the seed inputs only);
  * {@code mvn -B -Pfuzz -pl dataflow-testkit test -Dtest='SnapshotFuzzTest'} fuzzes it.
