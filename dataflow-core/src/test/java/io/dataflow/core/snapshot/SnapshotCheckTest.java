@@ -142,7 +142,10 @@ class SnapshotCheckTest {
           fixChecksum(b);
           checked += same(b, what + ", byte " + at + " ^ " + change + ", checksum fixed");
         }
-        for (int tag : new int[] {0, 1, 4, 5, 6, 7, 8, 9, 10, 17, 18, 0x3F, 0x40, 0xFF}) {
+        // Value tags at their ranges' ends; operator heads 34 (the last code), 35 and 238 (the
+        // first and last packed ones), 239 (the first refused).
+        for (int tag : new int[] {0, 1, 4, 5, 6, 7, 8, 9, 10, 17, 18, 34, 35, 0x3F, 0x40, 238,
+            239, 0xFF}) {
           byte[] b = bytes.clone();
           b[at] = (byte) tag;
           fixChecksum(b);
