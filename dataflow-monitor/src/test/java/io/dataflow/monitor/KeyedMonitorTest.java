@@ -6,6 +6,7 @@ import io.dataflow.core.MonitorException;
 import io.dataflow.core.Row;
 import io.dataflow.core.Value;
 import io.dataflow.core.snapshot.MonitorSnapshot;
+import io.dataflow.monitor.internal.KeyedFormats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -487,6 +488,45 @@ class KeyedMonitorTest {
       if (path == Path.GENERATED) {
         assertThat(p.keyed.runsGeneratedCode()).isTrue();
       }
+    }
+  }
+
+  /**
+   * A hot key's tick that leaves the hot format (an absent input after present ones: the
+   * input's held value is no longer its fresh one) and a hot key's tick that fails (an
+   * overflow), interpreted and as generated code: outputs, failures, state and tick counts are
+   * the lone monitors', and the last-seen times are the ticks' (the generated hot tick leaves
+   * the last-seen time out of its working copy, so its widening path must put it there; without
+   * that, key 1 would expire at 100).
+   */
+  @Test
+  void aHotKeyThatWidensOrFailsKeepsItsStateAndLastSeenTime() {
+    String text = "in val: Int\nout sum: Int = default(sum[1], 0) + val\n";
+    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+      Pair p = new Pair(-16, text, path);
+      Row in = p.program.inputs().newRow();
+      for (long k = 0; k < 3; k++) {
+        in.setInt(0, k + 1);
+        p.tick(k, 10 + k, in);
+        assertThat(KeyedFormats.isHot(p.keyed, k)).as(path.name()).isTrue();
+      }
+      in.setNoVal(0);
+      p.tick(1L, 100, in); // widens: val's held value is now 2
+      assertThat(KeyedFormats.isHot(p.keyed, 1L)).as(path.name()).isFalse();
+      in.setInt(0, 5);
+      p.tick(0L, 101, in);
+      assertThat(KeyedFormats.isHot(p.keyed, 0L)).as(path.name()).isTrue();
+      in.setInt(0, Long.MAX_VALUE); // sum 3 + MAX_VALUE overflows
+      p.tick(2L, 102, in);
+      assertThat(p.keyed.failure(2L)).as(path.name()).isNotNull();
+      p.checkState();
+      expire(p, 100); // none: key 1 was last seen at 100
+      expire(p, 101); // key 1
+      assertThat(p.keyed.keys()).as(path.name()).containsExactly(0L, 2L);
+      in.setInt(0, 1);
+      p.tick(0L, 103, in);
+      p.checkState();
+      assertThat(p.keyed.runsGeneratedCode()).as(path.name()).isEqualTo(path == Path.GENERATED);
     }
   }
 

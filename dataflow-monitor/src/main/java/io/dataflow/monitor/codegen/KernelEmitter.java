@@ -2,6 +2,7 @@ package io.dataflow.monitor.codegen;
 
 import io.dataflow.core.Row;
 import io.dataflow.monitor.eval.KeyedKernel;
+import io.dataflow.monitor.eval.KeyedLayout;
 import java.util.List;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.Opcodes;
@@ -70,27 +71,38 @@ final class KernelEmitter implements Opcodes {
   /**
    * {@code expand(h, w)}: the wide vector {@code w} of the hot vector {@code h}, every position
    * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out from
-   * its representative's place or its constant, the narrow part's words as they are.
+   * its representative's place or its constant, the narrow part's words as they are; all but
+   * {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w} when the key
+   * widens).
+   *
+   * <p>Each word of {@code h} is loaded once, into a local, before the first store: the JIT
+   * cannot tell {@code h} and {@code w} apart, so a load after a store into {@code w} would be
+   * done again (a payload with copies, such as {@code groupsum}'s previous sum, once per copy).
    */
   private static void expand(Code c, KeyedKernel kernel) {
-    int[] from = kernel.hotFrom();
-    long[] constant = kernel.hotConstants();
-    int narrowAt = kernel.narrowAt();
     int length = kernel.vectorLength();
-    int hotNarrow = kernel.hotLength() - (length - narrowAt);
-    for (int p = 0; p < length; p++) {
+    int[] source = expansion(kernel);
+    int locals = 2;
+    int[] local = new int[kernel.hotLength()];
+    for (int p = KeyedLayout.TICK; p < length; p++) {
+      int q = source[p];
+      if (q >= 0 && local[q] == 0) {
+        local[q] = locals;
+        c.aload(0);
+        c.intConstant(q);
+        c.op(LALOAD);
+        c.lstore(locals);
+        locals += 2;
+      }
+    }
+    long[] constant = kernel.hotConstants();
+    for (int p = KeyedLayout.TICK; p < length; p++) {
       c.aload(1);
       c.intConstant(p);
-      if (p < 2 || p >= narrowAt) {
-        c.aload(0);
-        c.intConstant(p < 2 ? p : hotNarrow + p - narrowAt);
-        c.op(LALOAD);
-      } else if (from[p] < 0) {
-        longConstant(c, constant[p]);
+      if (source[p] >= 0) {
+        c.lload(local[source[p]]);
       } else {
-        c.aload(0);
-        c.intConstant(from[p]);
-        c.op(LALOAD);
+        longConstant(c, constant[p]);
       }
       c.op(LASTORE);
     }
@@ -98,20 +110,40 @@ final class KernelEmitter implements Opcodes {
     c.end();
   }
 
+  /** Per wide position: its place in a hot vector, or -1 for a constant (see {@link #expand}). */
+  private static int[] expansion(KeyedKernel kernel) {
+    int[] from = kernel.hotFrom();
+    int narrowAt = kernel.narrowAt();
+    int length = kernel.vectorLength();
+    int hotNarrow = kernel.hotLength() - (length - narrowAt);
+    int[] source = new int[length];
+    for (int p = 0; p < length; p++) {
+      if (p < KeyedLayout.HEADER) {
+        source[p] = p;
+      } else if (p >= narrowAt) {
+        source[p] = hotNarrow + p - narrowAt;
+      } else {
+        source[p] = from[p];
+      }
+    }
+    return source;
+  }
+
   /**
    * {@code store(w, h)}: {@link KeyedKernel#WIDENED} when a payload the hot format leaves out
-   * differs from its representative or constant (h untouched), else {@code w}'s kept payloads
-   * and narrow words into {@code h} and {@link KeyedKernel#IN_PLACE}.
+   * differs from its representative or constant ({@code h} untouched, {@code w} given
+   * {@code h}'s {@code LAST_SEEN}), else {@code w}'s kept payloads, tick count and narrow words
+   * into {@code h} and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
+   * first, as {@link #expand} does, was tried and measured no better.)
    */
   private static void store(Code c, KeyedKernel kernel) {
-    int[] from = kernel.hotFrom();
     int[] rep = kernel.hotRepresentatives();
     long[] constant = kernel.hotConstants();
     int narrowAt = kernel.narrowAt();
     int length = kernel.vectorLength();
-    int hotNarrow = kernel.hotLength() - (length - narrowAt);
+    int[] source = expansion(kernel);
     Label wide = new Label();
-    for (int p = 2; p < narrowAt; p++) {
+    for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
       if (rep[p] == p) {
         continue;
       }
@@ -128,19 +160,12 @@ final class KernelEmitter implements Opcodes {
       c.op(LCMP);
       c.jump(IFNE, wide);
     }
-    for (int p = 0; p < length; p++) {
-      int to;
-      if (p < 2) {
-        to = p;
-      } else if (p >= narrowAt) {
-        to = hotNarrow + p - narrowAt;
-      } else if (rep[p] == p) {
-        to = from[p];
-      } else {
+    for (int p = KeyedLayout.TICK; p < length; p++) {
+      if (p >= KeyedLayout.HEADER && p < narrowAt && rep[p] != p) {
         continue;
       }
       c.aload(1);
-      c.intConstant(to);
+      c.intConstant(source[p]);
       c.aload(0);
       c.intConstant(p);
       c.op(LALOAD);
@@ -149,6 +174,12 @@ final class KernelEmitter implements Opcodes {
     c.intConstant(KeyedKernel.IN_PLACE);
     c.op(IRETURN);
     c.place(wide);
+    c.aload(0);
+    c.intConstant(KeyedLayout.LAST_SEEN);
+    c.aload(1);
+    c.intConstant(KeyedLayout.LAST_SEEN);
+    c.op(LALOAD);
+    c.op(LASTORE);
     c.intConstant(KeyedKernel.WIDENED);
     c.op(IRETURN);
     c.end();

@@ -23,7 +23,8 @@ public final class KeyedLayout {
   public static final int LAST_SEEN = 0;
   /** Where a vector holds its key's next tick. */
   public static final int TICK = 1;
-  static final int HEADER = 2;
+  /** Where the payloads start, after {@link #LAST_SEEN} and {@link #TICK}. */
+  public static final int HEADER = 2;
 
   // Package-private for KeyedKernel, which evaluates on the vector positions they define.
   final Evaluator evaluator;
