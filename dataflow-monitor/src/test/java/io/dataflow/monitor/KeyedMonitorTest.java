@@ -530,6 +530,59 @@ class KeyedMonitorTest {
     }
   }
 
+  /**
+   * The hot tick's entry checks the rows' widths and leaves the inputs' kinds to its input
+   * steps, on every tick, also when the same row objects come again: after in-place ticks, a
+   * row of the wrong width (input or output) is refused as a lone monitor refuses it (the key's
+   * state as it was; the key leaves the hot format, as before), and the same input row reused with
+   * another kind (a string for the {@code Int} input) is declined and evaluated as a lone
+   * monitor would (the key fails with the lone monitor's error; the other key stays hot).
+   */
+  @Test
+  void aHotKeysRowsAreCheckedOnEveryTickWhenReused() {
+    String text = "in x: Int\nout c: Int = default(c[1], 0) + x\n";
+    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+      Pair p = new Pair(-17, text, path);
+      Row in = p.program.inputs().newRow();
+      Row out = p.program.outputs().newRow();
+      for (long at = 1; at <= 3; at++) {
+        in.setInt(0, at);
+        p.tick(0L, at, in);
+        p.tick(1L, at, in);
+      }
+      assertThat(KeyedFormats.isHot(p.keyed, 0L)).as(path.name()).isTrue();
+      DataflowMonitor lone = p.lone.get(0L);
+      for (Row[] rows : new Row[][] {{new Row(2), out}, {in, new Row(3)}}) {
+        String want = null;
+        try {
+          lone.evaluate(rows[0], rows[1]);
+        } catch (IllegalArgumentException e) {
+          want = e.getMessage();
+        }
+        assertThat(want).as(path.name()).isNotNull();
+        try {
+          p.keyed.evaluate(0L, 50, rows[0], rows[1]);
+          throw new AssertionError(path + ": a row of the wrong width was evaluated");
+        } catch (IllegalArgumentException e) {
+          assertThat(e.getMessage()).as(path.name()).isEqualTo(want);
+        }
+      }
+      assertThat(KeyedFormats.isHot(p.keyed, 1L)).as(path.name()).isTrue();
+      p.checkState();
+      in.setStr(0, "s"); // the same row object, another kind
+      p.tick(0L, 4, in);
+      assertThat(p.keyed.failure(0L)).as(path.name()).isNotNull();
+      in.setInt(0, 9);
+      p.tick(0L, 5, in);
+      p.tick(1L, 5, in);
+      assertThat(KeyedFormats.isHot(p.keyed, 1L)).as(path.name()).isTrue();
+      p.checkState();
+      expire(p, 5); // none
+      expire(p, 6); // both (key 0 failed at 4, last seen at 5)
+      assertThat(p.keyed.runsGeneratedCode()).as(path.name()).isEqualTo(path == Path.GENERATED);
+    }
+  }
+
   /** Catches an order that follows the hash table (growth, removal) instead of the arrivals. */
   @Test
   void keysAreVisitedInFirstArrivalOrder() {

@@ -62,13 +62,19 @@ public final class KeyedKernel {
   /** Each input's transfer into its stream's cell, and each output's read (see {@link #tick}). */
   private final Step[] inputSteps;
   private final Step[] outputSteps;
-  /** The steps as generated code, or interpreted until there is some. */
+  /**
+   * The steps as generated code once installed, else null: the ticks then run
+   * {@link #interpreted}. Two call sites, so the generated class's is never shared with the
+   * interpreter's class (one receiver class there, whenever the JIT compiles it).
+   */
   private Code code;
-  private boolean interpreting = true;
+  private final Interpreted interpreted;
   /** Generated code offered by the code generator (any thread), installed at a tick's start. */
   private volatile Code generated;
   private final long[] constantBits;
   private final int inputs;
+  /** The outputs' count (an output row's width). */
+  private final int outputs;
   private final int compactLength;
   private final boolean mayFail;
   /** The tick's working copy of the key's vector (see {@link Code#tick}). */
@@ -78,6 +84,8 @@ public final class KeyedKernel {
   private final int narrowAt;
   /** The hot format (see {@link #hotLength}), or null when the program has none. */
   private final Hot hot;
+  /** {@link #hotLength()}: a hot vector's length, or -1 (the tick's entry checks only this). */
+  private final int hotLength;
 
   private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh) {
     this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
@@ -91,13 +99,15 @@ public final class KeyedKernel {
       constantBits[2 * i + 1] = c.tag;
     }
     this.inputs = b.inTag.length;
+    this.outputs = outputSteps.length;
     this.compactLength = layout.compactLength();
     this.mayFail = b.mayFail;
     this.work = new long[compactLength];
     this.source = layout.evaluator.spec().file();
     this.narrowAt = layout.narrowAt;
     this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
-    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
+    this.hotLength = hot == null ? -1 : hot.length;
+    this.interpreted = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
@@ -136,7 +146,7 @@ public final class KeyedKernel {
    *     program has no hot format (nothing to leave out, or no fresh vector was given)
    */
   public int hotLength() {
-    return hot == null ? -1 : hot.length;
+    return hotLength;
   }
 
   /** The hot format as text (kernels of the same text read each other's hot vectors). */
@@ -194,7 +204,9 @@ public final class KeyedKernel {
       return DECLINED;
     }
     try {
-      return code.tickHot(h, work, constantBits, input, output);
+      Code c = code;
+      return c != null ? c.tickHot(h, work, constantBits, input, output)
+          : interpreted.tickHot(h, work, constantBits, input, output);
     } catch (RuntimeException e) {
       declined(e);
       return DECLINED;
@@ -207,7 +219,9 @@ public final class KeyedKernel {
       return DECLINED;
     }
     try {
-      return code.tickHot(h, work, constantBits, input, kinds, bits, at);
+      Code c = code;
+      return c != null ? c.tickHot(h, work, constantBits, input, kinds, bits, at)
+          : interpreted.tickHot(h, work, constantBits, input, kinds, bits, at);
     } catch (RuntimeException e) {
       declined(e);
       return DECLINED;
@@ -219,11 +233,12 @@ public final class KeyedKernel {
     return work.clone();
   }
 
+  /**
+   * {@link #accepts} for a hot vector: one length check (-1, no hot format, matches no vector;
+   * the working copy's length is the kernel's own, never checked per tick).
+   */
   private boolean acceptsHot(long[] h, Row input, Row output) {
-    if (hot == null || h.length != hot.length) {
-      return false;
-    }
-    return accepts(work, input, output);
+    return h.length == hotLength && rowsFit(input, output);
   }
 
   /**
@@ -462,7 +477,9 @@ public final class KeyedKernel {
       return false;
     }
     try {
-      return code.tick(v, work, constantBits, input, output);
+      Code c = code;
+      return c != null ? c.tick(v, work, constantBits, input, output)
+          : interpreted.tick(v, work, constantBits, input, output);
     } catch (RuntimeException e) {
       return declined(e);
     }
@@ -473,16 +490,19 @@ public final class KeyedKernel {
    * once it has arrived.
    */
   private boolean accepts(long[] v, Row input, Row output) {
-    if (v.length != compactLength || input.width() != inputs
-        || output.width() != outputSteps.length) {
+    return v.length == compactLength && rowsFit(input, output);
+  }
+
+  /**
+   * Whether the rows have the inputs' and outputs' widths (a row's width is fixed, its kinds are
+   * checked by the tick's input steps); switches to the generated code once it has arrived.
+   */
+  private boolean rowsFit(Row input, Row output) {
+    if (input.width() != inputs || output.width() != outputs) {
       return false;
     }
-    if (interpreting) {
-      Code g = generated;
-      if (g != null) {
-        code = g;
-        interpreting = false;
-      }
+    if (code == null) {
+      code = generated; // null until offered
     }
     return true;
   }
@@ -508,7 +528,9 @@ public final class KeyedKernel {
       return false;
     }
     try {
-      return code.tick(v, work, constantBits, input, kinds, bits, at);
+      Code c = code;
+      return c != null ? c.tick(v, work, constantBits, input, kinds, bits, at)
+          : interpreted.tick(v, work, constantBits, input, kinds, bits, at);
     } catch (RuntimeException e) {
       return declined(e);
     }
