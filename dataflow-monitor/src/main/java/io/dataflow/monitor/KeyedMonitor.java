@@ -345,9 +345,6 @@ public final class KeyedMonitor {
       KeyedKernel k = kernel;
       if (v.length == hotLength) {
         int r = k.tickHot(v, input, output);
-        if (r == KeyedKernel.IN_PLACE && codeRequested) {
-          return t; // the common tick: nothing to book
-        }
         if (r != KeyedKernel.DECLINED) {
           tickedHot(key, r, k);
           return t;
@@ -453,9 +450,6 @@ public final class KeyedMonitor {
       KeyedKernel k = kernel;
       if (v.length == hotLength) {
         int r = k.tickHot(v, input, output, kinds, bits, at);
-        if (r == KeyedKernel.IN_PLACE && codeRequested) {
-          return t; // as in evaluate
-        }
         if (r != KeyedKernel.DECLINED) {
           tickedHot(key, r, k);
           return t;

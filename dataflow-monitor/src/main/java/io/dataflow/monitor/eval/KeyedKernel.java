@@ -62,13 +62,9 @@ public final class KeyedKernel {
   /** Each input's transfer into its stream's cell, and each output's read (see {@link #tick}). */
   private final Step[] inputSteps;
   private final Step[] outputSteps;
-  /**
-   * The steps as generated code once installed, else null: the ticks then run
-   * {@link #interpreted}. Two call sites, so the generated class's is never shared with the
-   * interpreter's class (one receiver class there, whenever the JIT compiles it).
-   */
+  /** The steps as generated code, or interpreted until there is some. */
   private Code code;
-  private final Interpreted interpreted;
+  private boolean interpreting = true;
   /** Generated code offered by the code generator (any thread), installed at a tick's start. */
   private volatile Code generated;
   private final long[] constantBits;
@@ -107,7 +103,7 @@ public final class KeyedKernel {
     this.narrowAt = layout.narrowAt;
     this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
     this.hotLength = hot == null ? -1 : hot.length;
-    this.interpreted = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
+    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
@@ -204,9 +200,7 @@ public final class KeyedKernel {
       return DECLINED;
     }
     try {
-      Code c = code;
-      return c != null ? c.tickHot(h, work, constantBits, input, output)
-          : interpreted.tickHot(h, work, constantBits, input, output);
+      return code.tickHot(h, work, constantBits, input, output);
     } catch (RuntimeException e) {
       declined(e);
       return DECLINED;
@@ -219,9 +213,7 @@ public final class KeyedKernel {
       return DECLINED;
     }
     try {
-      Code c = code;
-      return c != null ? c.tickHot(h, work, constantBits, input, kinds, bits, at)
-          : interpreted.tickHot(h, work, constantBits, input, kinds, bits, at);
+      return code.tickHot(h, work, constantBits, input, kinds, bits, at);
     } catch (RuntimeException e) {
       declined(e);
       return DECLINED;
@@ -477,9 +469,7 @@ public final class KeyedKernel {
       return false;
     }
     try {
-      Code c = code;
-      return c != null ? c.tick(v, work, constantBits, input, output)
-          : interpreted.tick(v, work, constantBits, input, output);
+      return code.tick(v, work, constantBits, input, output);
     } catch (RuntimeException e) {
       return declined(e);
     }
@@ -501,8 +491,12 @@ public final class KeyedKernel {
     if (input.width() != inputs || output.width() != outputs) {
       return false;
     }
-    if (code == null) {
-      code = generated; // null until offered
+    if (interpreting) {
+      Code g = generated;
+      if (g != null) {
+        code = g;
+        interpreting = false;
+      }
     }
     return true;
   }
@@ -528,9 +522,7 @@ public final class KeyedKernel {
       return false;
     }
     try {
-      Code c = code;
-      return c != null ? c.tick(v, work, constantBits, input, kinds, bits, at)
-          : interpreted.tick(v, work, constantBits, input, kinds, bits, at);
+      return code.tick(v, work, constantBits, input, kinds, bits, at);
     } catch (RuntimeException e) {
       return declined(e);
     }
