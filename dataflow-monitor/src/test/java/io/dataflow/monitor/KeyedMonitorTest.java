@@ -129,6 +129,9 @@ class KeyedMonitorTest {
    */
   enum Path { DEFAULT, GENERATED, LOADING }
 
+  /** The paths whose keys the keyed kernel evaluates in place (interpreted, generated). */
+  private static final Path[] IN_PLACE = {Path.DEFAULT, Path.GENERATED};
+
   /** A keyed monitor and one lone monitor per key, run side by side. */
   private static final class Pair {
     final long seed;
@@ -459,7 +462,7 @@ class KeyedMonitorTest {
     String text = "in x: Int\nin y: Int\nin s: Str\n"
         + "out c: Int = default(c[1], 0) + x\nout d: Int = default(d[2], 1) - y\n"
         + "out n: Bool = is_defined(s)\n";
-    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+    for (Path path : IN_PLACE) {
       Pair p = new Pair(-2, text, path);
       assertThat(p.keyed.evaluatesInPlace()).isTrue();
       Row in = p.program.inputs().newRow();
@@ -502,7 +505,7 @@ class KeyedMonitorTest {
   @Test
   void aHotKeyThatWidensOrFailsKeepsItsStateAndLastSeenTime() {
     String text = "in val: Int\nout sum: Int = default(sum[1], 0) + val\n";
-    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+    for (Path path : IN_PLACE) {
       Pair p = new Pair(-16, text, path);
       Row in = p.program.inputs().newRow();
       for (long k = 0; k < 3; k++) {
@@ -541,7 +544,7 @@ class KeyedMonitorTest {
   @Test
   void aHotKeysRowsAreCheckedOnEveryTickWhenReused() {
     String text = "in x: Int\nout c: Int = default(c[1], 0) + x\n";
-    for (Path path : new Path[] {Path.DEFAULT, Path.GENERATED}) {
+    for (Path path : IN_PLACE) {
       Pair p = new Pair(-17, text, path);
       Row in = p.program.inputs().newRow();
       Row out = p.program.outputs().newRow();
