@@ -39,7 +39,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * acknowledges, the acknowledged checkpoint is committed (a {@link KafkaCheckpointer} commits
  * it to the state topic and the group's offsets, synchronously), all before the rebalance
  * completes, bounded by the pipeline's close timeout. Records polled but not handed over are
- * dropped: the next owner reads them again. Lost partitions (the group moved on without this
+ * dropped: the next owner reads them again; that includes records taken from this source's
+ * buffer by the {@code poll} whose rebalance revoked their partition. Lost partitions (the group moved on without this
  * consumer) are stopped without waiting; their later commits are skipped.
  *
  * <p>A record without a key (or key field), or whose value is not a tick, fails the pipeline
@@ -72,6 +73,8 @@ public final class KafkaSource implements PartitionedSource {
   private final Map<Integer, ArrayDeque<SourceRecord>> buffered = new HashMap<>();
   private final Set<Integer> paused = new TreeSet<>();
   private final Set<Integer> owned = new TreeSet<>();
+  /** Partitions revoked or lost during the current {@code consumer.poll} (see {@link #poll}). */
+  private final Set<Integer> stoppedInPoll = new TreeSet<>();
   private boolean closing;
   private long skipped;
   private TraceException pending;
@@ -235,6 +238,7 @@ public final class KafkaSource implements PartitionedSource {
       return;
     }
     Set<Integer> ids = ids(partitions);
+    stoppedInPoll.addAll(ids);
     for (int p : ids) {
       buffered.remove(p); // never handed over: the next owner reads them again
       paused.remove(p);
@@ -269,7 +273,15 @@ public final class KafkaSource implements PartitionedSource {
     if (out.size() >= max) {
       return out;
     }
+    stoppedInPoll.clear();
     ConsumerRecords<String, String> records = consumer.poll(pollTimeout);
+    if (!stoppedInPoll.isEmpty()) {
+      // Records drained from the buffer above, of a partition revoked or lost inside this
+      // poll's rebalance callbacks: never handed over, so not committed; its next owner (this
+      // source too, from the committed position, if it came back in the same poll) reads them
+      // again. Handing them over now would give the pipeline records of a lane it has stopped.
+      out.removeIf(r -> stoppedInPoll.contains(r.partition()));
+    }
     for (ConsumerRecord<String, String> r : records) {
       SourceRecord s;
       try {

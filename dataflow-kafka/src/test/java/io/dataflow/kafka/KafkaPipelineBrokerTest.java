@@ -338,7 +338,7 @@ class KafkaPipelineBrokerTest {
   void rebalanceAndKillLoseNoOutputAndNeverCommitPastAnUnacknowledgedOne() throws Exception {
     broker.createTopic("pin", PARTITIONS);
     broker.createTopic("pout", PARTITIONS);
-    long[] xs = produce();
+    long[] xs = produce("pin", RECORDS);
     Acked acked = new Acked();
     CountDownLatch quarter = acked.at(RECORDS / 4);
     CountDownLatch half = acked.at(RECORDS / 2);
@@ -469,11 +469,108 @@ class KafkaPipelineBrokerTest {
   }
 
   /**
-   * Produces the records (key k(i mod KEYS), x = i mod 7) and returns the x values; a send
+   * Catches: records a source had buffered (polled beyond the caller's {@code max}) handed over
+   * by the very poll whose rebalance revoked their partition (seen as "the source returned a
+   * record of partition 0 ..., which is not assigned" and a frozen pipeline). Source {@code a}
+   * polls 5 records at a time from fetches of 7, so nearly every poll drains part of its buffer
+   * before it polls the consumer; {@code b} joins its group and later leaves it, two
+   * rebalances (eager: every partition of {@code a} revoked in its poll). Every record {@code a}
+   * hands over must be of a partition it owns, at the offset after the previous one of that
+   * partition or where its last assignment put it.
+   */
+  @Test
+  void aSourceNeverHandsOverARecordOfAPartitionRevokedInItsPoll() throws Exception {
+    broker.createTopic("sin", 4);
+    produce("sin", 200_000);
+    Map<Integer, Long> next = new HashMap<>(); // a's partitions: the offset it must hand next
+    Map<Integer, Long> handed = new HashMap<>(); // the offset after the last one a handed over
+    KafkaSource a = smallFetches();
+    a.open(new PartitionedSource.Rebalance() {
+      @Override
+      public Map<Integer, Long> assigned(Set<Integer> partitions) {
+        Map<Integer, Long> at = new HashMap<>();
+        for (int p : partitions) {
+          at.put(p, handed.getOrDefault(p, 0L)); // as if all it handed over was committed
+        }
+        next.putAll(at);
+        return at;
+      }
+
+      @Override
+      public void revoked(Set<Integer> partitions) {
+        partitions.forEach(next::remove);
+      }
+    });
+    long deadline = SystemClock.INSTANCE.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    KafkaSource b = smallFetches();
+    try {
+      while (handed.values().stream().mapToLong(Long::longValue).sum() < 500) {
+        assertThat(SystemClock.INSTANCE.nanoTime()).as("a reads").isLessThan(deadline);
+        handOver(a, next, handed);
+      }
+      b.open(new PartitionedSource.Rebalance() {
+        @Override
+        public Map<Integer, Long> assigned(Set<Integer> partitions) {
+          return Map.of(); // from the start: b's records are not checked
+        }
+
+        @Override
+        public void revoked(Set<Integer> partitions) {}
+      });
+      int bRecords = 0;
+      int after = 0; // records a handed over since b had its first
+      while (bRecords == 0 || after < 200) {
+        assertThat(SystemClock.INSTANCE.nanoTime()).as("b joins").isLessThan(deadline);
+        int n = handOver(a, next, handed);
+        after += bRecords > 0 ? n : 0;
+        bRecords += b.poll(5).size();
+      }
+      b.close(); // leaves the group: a takes every partition back
+      b = null;
+      after = 0;
+      while (next.size() < 4 || after < 200) {
+        assertThat(SystemClock.INSTANCE.nanoTime()).as("a takes all back").isLessThan(deadline);
+        int n = handOver(a, next, handed);
+        after += next.size() == 4 ? n : 0;
+      }
+    } finally {
+      a.close();
+      if (b != null) {
+        b.close();
+      }
+    }
+  }
+
+  /**
+   * Polls up to 5 records of {@code a} and checks each against {@code next} (its partitions'
+   * next offsets), advancing it and {@code handed}; returns how many it handed over.
+   */
+  static int handOver(KafkaSource a, Map<Integer, Long> next, Map<Integer, Long> handed) {
+    List<SourceRecord> records = a.poll(5);
+    for (SourceRecord r : records) {
+      assertThat(a.owns(r.partition())).as("a owns partition %d at offset %d", r.partition(),
+          r.offset()).isTrue();
+      assertThat(r.offset()).as("partition %d's next offset", r.partition())
+          .isEqualTo(next.get(r.partition()));
+      next.put(r.partition(), r.offset() + 1);
+      handed.put(r.partition(), r.offset() + 1);
+    }
+    return records.size();
+  }
+
+  /** A source of group {@code sg} on {@code sin} whose consumer fetches 7 records per poll. */
+  static KafkaSource smallFetches() {
+    return KafkaSource.builder().bootstrap(broker.bootstrap()).topic("sin").group("sg")
+        .property("max.poll.records", "7").build();
+  }
+
+  /**
+   * Produces the records into {@code topic} (key k(i mod KEYS), x = i mod 7) and returns the x
+   * values; a send
    * that fails fails the test here (unchecked, a lost input record only showed as a timeout).
    */
-  static long[] produce() {
-    long[] xs = new long[RECORDS];
+  static long[] produce(String topic, int records) {
+    long[] xs = new long[records];
     AtomicReference<Exception> failed = new AtomicReference<>();
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
@@ -482,9 +579,9 @@ class KafkaPipelineBrokerTest {
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(p,
         new StringSerializer(), new StringSerializer())) {
-      for (int i = 0; i < RECORDS; i++) {
+      for (int i = 0; i < records; i++) {
         xs[i] = i % 7;
-        producer.send(new ProducerRecord<>("pin", "k" + (i % KEYS),
+        producer.send(new ProducerRecord<>(topic, "k" + (i % KEYS),
             KeyedJsonLines.recordLine(null, null, Tick.of("x", Value.of(xs[i])))),
             (md, e) -> {
               if (e != null) {
