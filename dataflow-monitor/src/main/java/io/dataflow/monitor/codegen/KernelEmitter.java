@@ -17,7 +17,8 @@ import org.objectweb.asm.Type;
  * holds no object, so the classes of one program are interchangeable.
  *
  * <p>The steps run on the kernel's working copy of the key's vector (one array, reused, so it
- * stays in the first-level cache), copied in before and out after: a tick that fails leaves
+ * stays in the first-level cache; each kind in an element of its own,
+ * {@link KeyedKernel#workLength}), converted in before and out after: a tick that fails leaves
  * the key's vector as it was without a backup per tick, and the inputs and outputs are moved
  * with constant positions instead of loops over the kernel's tables.
  */
@@ -25,7 +26,7 @@ final class KernelEmitter implements Opcodes {
   private static final String STEPS = Type.getInternalName(KeyedKernel.Steps.class);
   private static final String ROW = Type.getInternalName(Row.class);
   private static final String DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)Z";
-  /** The longest vector copied element by element (see {@link #copy}). */
+  /** The longest vector converted element by element (see {@link #toWork}). */
   private static final int UNROLLED = 32;
   // The tick's arguments: this, v, work, constants, input, output.
   private static final int V = 1;
@@ -81,7 +82,7 @@ final class KernelEmitter implements Opcodes {
    */
   private static void expand(Code c, KeyedKernel kernel) {
     int length = kernel.vectorLength();
-    int[] source = expansion(kernel);
+    int[] source = kernel.hotFrom();
     int locals = 2;
     int[] local = new int[kernel.hotLength()];
     for (int p = KeyedLayout.TICK; p < length; p++) {
@@ -96,7 +97,8 @@ final class KernelEmitter implements Opcodes {
       }
     }
     long[] constant = kernel.hotConstants();
-    for (int p = KeyedLayout.TICK; p < length; p++) {
+    int narrowAt = kernel.narrowAt();
+    for (int p = KeyedLayout.TICK; p < narrowAt; p++) {
       c.aload(1);
       c.intConstant(p);
       if (source[p] >= 0) {
@@ -106,27 +108,56 @@ final class KernelEmitter implements Opcodes {
       }
       c.op(LASTORE);
     }
+    for (int p = narrowAt; p < length; p++) {
+      int at = KeyedKernel.workAt(p, narrowAt);
+      if (source[p] >= 0) {
+        unpack(c, local[source[p]], 1, at);
+        continue;
+      }
+      for (int b = 0; b < 8; b++) {
+        c.aload(1);
+        c.intConstant(at + b);
+        longConstant(c, constant[p] >>> (8 * b) & 0xFF);
+        c.op(LASTORE);
+      }
+    }
     c.op(RETURN);
     c.end();
   }
 
-  /** Per wide position: its place in a hot vector, or -1 for a constant (see {@link #expand}). */
-  private static int[] expansion(KeyedKernel kernel) {
-    int[] from = kernel.hotFrom();
-    int narrowAt = kernel.narrowAt();
-    int length = kernel.vectorLength();
-    int hotNarrow = kernel.hotLength() - (length - narrowAt);
-    int[] source = new int[length];
-    for (int p = 0; p < length; p++) {
-      if (p < KeyedLayout.HEADER) {
-        source[p] = p;
-      } else if (p >= narrowAt) {
-        source[p] = hotNarrow + p - narrowAt;
-      } else {
-        source[p] = from[p];
+  /**
+   * The bytes of the word in local {@code word} into the working copy in local {@code x}, from
+   * {@code at} on ({@code KeyedKernel.unpack}).
+   */
+  private static void unpack(Code c, int word, int x, int at) {
+    for (int b = 0; b < 8; b++) {
+      c.aload(x);
+      c.intConstant(at + b);
+      c.lload(word);
+      if (b > 0) {
+        c.intConstant(8 * b);
+        c.op(LUSHR);
+      }
+      if (b < 7) {
+        longConstant(c, 0xFF);
+        c.op(LAND);
+      }
+      c.op(LASTORE);
+    }
+  }
+
+  /** Pushes the word of the bytes from {@code at} on of the working copy in local {@code x}. */
+  private static void pack(Code c, int x, int at) {
+    for (int b = 0; b < 8; b++) {
+      c.aload(x);
+      c.intConstant(at + b);
+      c.op(LALOAD);
+      if (b > 0) {
+        c.intConstant(8 * b);
+        c.op(LSHL);
+        c.op(LOR);
       }
     }
-    return source;
   }
 
   /**
@@ -141,15 +172,19 @@ final class KernelEmitter implements Opcodes {
     long[] constant = kernel.hotConstants();
     int narrowAt = kernel.narrowAt();
     int length = kernel.vectorLength();
-    int[] source = expansion(kernel);
+    int[] source = kernel.hotFrom();
     Label wide = new Label();
-    for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+    for (int p = KeyedLayout.HEADER; p < length; p++) {
       if (rep[p] == p) {
         continue;
       }
-      c.aload(0);
-      c.intConstant(p);
-      c.op(LALOAD);
+      if (p < narrowAt) {
+        c.aload(0);
+        c.intConstant(p);
+        c.op(LALOAD);
+      } else {
+        pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+      }
       if (rep[p] < 0) {
         longConstant(c, constant[p]);
       } else {
@@ -161,14 +196,18 @@ final class KernelEmitter implements Opcodes {
       c.jump(IFNE, wide);
     }
     for (int p = KeyedLayout.TICK; p < length; p++) {
-      if (p >= KeyedLayout.HEADER && p < narrowAt && rep[p] != p) {
+      if (rep[p] != p) {
         continue;
       }
       c.aload(1);
       c.intConstant(source[p]);
-      c.aload(0);
-      c.intConstant(p);
-      c.op(LALOAD);
+      if (p < narrowAt) {
+        c.aload(0);
+        c.intConstant(p);
+        c.op(LALOAD);
+      } else {
+        pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+      }
       c.op(LASTORE);
     }
     c.intConstant(KeyedKernel.IN_PLACE);
@@ -222,11 +261,10 @@ final class KernelEmitter implements Opcodes {
    * ({@link KeyedKernel.Steps#outputTo}); everything before the outputs is the same.
    */
   private static void tick(Code c, KeyedKernel kernel, boolean columns) {
-    int length = kernel.vectorLength();
-    copy(c, V, WORK, length);
+    toWork(c, kernel, columns ? 8 : 6);
     inputsAndSteps(c, kernel);
-    copy(c, WORK, V, length);
-    outputs(c, kernel, columns, V);
+    fromWork(c, kernel);
+    outputs(c, kernel, columns, WORK);
     c.op(ICONST_1);
     c.op(IRETURN);
     c.end();
@@ -308,29 +346,66 @@ final class KernelEmitter implements Opcodes {
   }
 
   /**
-   * {@code from} into {@code to}, {@code length} elements. A short vector is copied element by
-   * element at constant indices, which the JIT can follow: the steps' loads of the working copy
-   * then read what the copy or an earlier step stored, not memory (measured: about 1 to 3 ns per
-   * tick less than {@code System.arraycopy}'s stub for {@code groupsum}'s 14 elements).
+   * The vector V into the working copy WORK ({@code KeyedKernel.toWork}): a short vector
+   * element by element at constant indices, which the JIT can follow (the steps' loads of the
+   * working copy then read what the copy or an earlier step stored, not memory; measured about
+   * 1 to 3 ns per tick less than {@code System.arraycopy}'s stub for {@code groupsum}), a longer
+   * one by the kernel's own loop.
+   *
+   * @param word a free local for a {@code long}
    */
-  private static void copy(Code c, int from, int to, int length) {
-    if (length <= UNROLLED) {
-      for (int k = 0; k < length; k++) {
-        c.aload(to);
-        c.intConstant(k);
-        c.aload(from);
-        c.intConstant(k);
-        c.op(LALOAD);
-        c.op(LASTORE);
-      }
+  private static void toWork(Code c, KeyedKernel kernel, int word) {
+    int length = kernel.vectorLength();
+    int narrowAt = kernel.narrowAt();
+    if (length > UNROLLED) {
+      convert(c, "toWork", V, WORK, narrowAt);
       return;
     }
+    for (int k = 0; k < narrowAt; k++) {
+      c.aload(WORK);
+      c.intConstant(k);
+      c.aload(V);
+      c.intConstant(k);
+      c.op(LALOAD);
+      c.op(LASTORE);
+    }
+    for (int n = narrowAt; n < length; n++) {
+      c.aload(V);
+      c.intConstant(n);
+      c.op(LALOAD);
+      c.lstore(word);
+      unpack(c, word, WORK, KeyedKernel.workAt(n, narrowAt));
+    }
+  }
+
+  /** The working copy WORK into the vector V ({@link #toWork}'s inverse). */
+  private static void fromWork(Code c, KeyedKernel kernel) {
+    int length = kernel.vectorLength();
+    int narrowAt = kernel.narrowAt();
+    if (length > UNROLLED) {
+      convert(c, "fromWork", WORK, V, narrowAt);
+      return;
+    }
+    for (int k = 0; k < length; k++) {
+      c.aload(V);
+      c.intConstant(k);
+      if (k < narrowAt) {
+        c.aload(WORK);
+        c.intConstant(k);
+        c.op(LALOAD);
+      } else {
+        pack(c, WORK, KeyedKernel.workAt(k, narrowAt));
+      }
+      c.op(LASTORE);
+    }
+  }
+
+  /** A call of the kernel's conversion {@code method} ({@code toWork}, {@code fromWork}). */
+  private static void convert(Code c, String method, int from, int to, int narrowAt) {
     c.aload(from);
-    c.op(ICONST_0);
     c.aload(to);
-    c.op(ICONST_0);
-    c.intConstant(length);
-    c.mv.visitMethodInsn(INVOKESTATIC, "java/lang/System", "arraycopy",
-        "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
+    c.intConstant(narrowAt);
+    c.mv.visitMethodInsn(INVOKESTATIC, Type.getInternalName(KeyedKernel.class), method,
+        "([J[JI)V", false);
   }
 }

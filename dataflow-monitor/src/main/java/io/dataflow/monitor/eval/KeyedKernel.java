@@ -73,7 +73,7 @@ public final class KeyedKernel {
   private final int outputs;
   private final int compactLength;
   private final boolean mayFail;
-  /** The tick's working copy of the key's vector (see {@link Code#tick}). */
+  /** The tick's working copy of the key's vector, in the work format (see {@link Code}). */
   private final long[] work;
   private final String source;
   /** Where the vector's narrow part starts (the wide part ends). */
@@ -98,12 +98,12 @@ public final class KeyedKernel {
     this.outputs = outputSteps.length;
     this.compactLength = layout.compactLength();
     this.mayFail = b.mayFail;
-    this.work = new long[compactLength];
+    this.work = new long[workLength(compactLength, layout.narrowAt)];
     this.source = layout.evaluator.spec().file();
     this.narrowAt = layout.narrowAt;
     this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
     this.hotLength = hot == null ? -1 : hot.length;
-    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
+    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot, narrowAt);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
@@ -129,14 +129,17 @@ public final class KeyedKernel {
 
   /**
    * A key's resident vector in the hot format: {@code [LAST_SEEN] [TICK]}, then the kept
-   * payloads of the wide part, then the narrow part's words unchanged. A payload of the wide
+   * payloads of the wide part, then the kept words of the narrow part. A payload of the wide
    * part that, after every tick of a key so far, equalled a constant or an earlier payload
-   * (its representative) is not kept: it is written back from the constant or representative
-   * when the vector is {@link #widen widened}. Which payloads go is planned once per program
-   * by running the steps on a fresh vector with present inputs ({@link Hot#plan}); that is only
-   * a guess, so every tick on a hot vector checks the relations on the tick's result, and a
-   * tick whose result breaks one leaves the key in the wide format ({@link #WIDENED}). The
-   * relations are exact by that check, never assumed.
+   * (its representative) is not kept, nor is a narrow word (kinds, flags, rings' heads and
+   * sizes) that stays the same from a key's first tick on: each is written back from its
+   * constant or representative when the vector is {@link #widen widened}. Which go is planned
+   * once per program by running the steps on a fresh vector with present inputs
+   * ({@link Hot#plan}); that is only a guess, so every tick on a hot vector checks the
+   * relations on the tick's result, and a tick whose result breaks one leaves the key in the
+   * wide format ({@link #WIDENED}). The relations are exact by that check, never assumed.
+   * A fresh key's kinds are not yet those of its first tick: it starts wide, and
+   * {@link #compact} takes it to the hot format once its state fits.
    *
    * @return the length of a hot vector (shorter than the wide compact format), or -1 when the
    *     program has no hot format (nothing to leave out, or no fresh vector was given)
@@ -222,7 +225,64 @@ public final class KeyedKernel {
 
   /** The key's wide vector after a tick that returned {@link #WIDENED} (a new array). */
   public long[] widened() {
-    return work.clone();
+    long[] v = new long[compactLength];
+    fromWork(work, v, narrowAt);
+    return v;
+  }
+
+  // ---- The work format -----------------------------------------------------------------------
+
+  /**
+   * The length of a working copy of a vector of {@code length} elements whose narrow part
+   * starts at {@code narrowAt}: the payloads where the vector has them, then each byte of the
+   * narrow part (a kind, a flag, a ring's head or size; {@link KeyedLayout} packs eight to a
+   * {@code long}) in an element of its own, in order ({@link #workAt}). The steps read and
+   * write a kind as one element: plain array accesses at constant indices, which the JIT
+   * follows from a store to the next load, where a byte inside a {@code long} is either a
+   * read-modify-write of the word or a mismatched (Unsafe) access that the JIT does not follow.
+   */
+  public static int workLength(int length, int narrowAt) {
+    return workAt(length, narrowAt);
+  }
+
+  /** Where the bytes of the vector's word {@code n} (of the narrow part) start in a working copy. */
+  public static int workAt(int n, int narrowAt) {
+    return narrowAt + 8 * (n - narrowAt);
+  }
+
+  /** The vector {@code v} (payloads below {@code narrowAt}) into the working copy {@code x}. */
+  public static void toWork(long[] v, long[] x, int narrowAt) {
+    System.arraycopy(v, 0, x, 0, narrowAt);
+    for (int n = narrowAt; n < v.length; n++) {
+      unpack(v[n], x, workAt(n, narrowAt));
+    }
+  }
+
+  /** The working copy {@code x} into the vector {@code v} ({@link #toWork}'s inverse). */
+  public static void fromWork(long[] x, long[] v, int narrowAt) {
+    System.arraycopy(x, 0, v, 0, narrowAt);
+    for (int n = narrowAt; n < v.length; n++) {
+      v[n] = pack(x, workAt(n, narrowAt));
+    }
+  }
+
+  /** Word {@code word}'s eight bytes into {@code x[at]} to {@code x[at + 7]}, low byte first. */
+  static void unpack(long word, long[] x, int at) {
+    for (int b = 0; b < 8; b++) {
+      x[at + b] = word >>> (8 * b) & 0xFF;
+    }
+  }
+
+  /**
+   * The word of the eight bytes {@code x[at]} to {@code x[at + 7]} ({@link #unpack}'s inverse;
+   * each holds 0 to 255, as {@link #unpack} and {@link Steps#put} write them).
+   */
+  static long pack(long[] x, int at) {
+    long word = 0;
+    for (int b = 0; b < 8; b++) {
+      word |= x[at + b] << (8 * b);
+    }
+    return word;
   }
 
   /**
@@ -234,24 +294,22 @@ public final class KeyedKernel {
   }
 
   /**
-   * The hot format's plan: for each payload {@code p} of the wide part, {@code from[p]} is its
+   * The hot format's plan, per position {@code p} of the wide vector: {@code from[p]} is its
    * place in a hot vector (its own when kept, its representative's when not) or -1 for a
    * constant ({@code constant[p]}); {@code rep[p]} is {@code p} when kept, the representative
-   * when not, or -1 for a constant.
+   * when not, or -1 for a constant. Payloads may have a representative; a narrow word (kinds,
+   * flags, rings' heads and sizes) is kept or constant.
    */
   static final class Hot {
     final int length;
     final int narrowAt;
-    final int narrowWords;
     final int[] from;
     final int[] rep;
     final long[] constant;
 
-    private Hot(int length, int narrowAt, int narrowWords, int[] from, int[] rep,
-        long[] constant) {
+    private Hot(int length, int narrowAt, int[] from, int[] rep, long[] constant) {
       this.length = length;
       this.narrowAt = narrowAt;
-      this.narrowWords = narrowWords;
       this.from = from;
       this.rep = rep;
       this.constant = constant;
@@ -264,22 +322,30 @@ public final class KeyedKernel {
     static final int LONGEST = 64;
     /** The ticks the plan samples. */
     private static final int SAMPLES = 64;
+    /**
+     * The ticks after which a narrow word may be constant: the first tick reads empty rings
+     * (their results' kinds are Deferred), the second reads the first's values.
+     */
+    private static final int WARM = 2;
 
     /**
      * Runs the interpreted steps on a copy of {@code fresh} with present inputs of their
      * declared kinds (seeded, so one program always gets the same plan), and leaves out every
      * payload that equalled a constant or an earlier payload in the fresh vector and after
-     * every sampled tick. Null when nothing would be left out.
+     * every sampled tick, and every narrow word that was the same after every sampled tick (a
+     * fresh key's kinds are those before its first value: such a key starts in the wide format,
+     * see {@code KeyedMonitor}). Null when nothing would be left out.
      */
     static Hot plan(KeyedKernel k, Builder b, long[] fresh) {
       int n = k.narrowAt;
-      if (fresh.length != k.compactLength || fresh.length > LONGEST) {
+      int length = k.compactLength;
+      if (fresh.length != length || fresh.length > LONGEST) {
         return null;
       }
       long[][] samples = new long[SAMPLES + 1][];
       samples[0] = fresh.clone();
       long[] v = fresh.clone();
-      long[] w = new long[v.length];
+      long[] w = new long[workLength(v.length, n)];
       java.util.SplittableRandom r = new java.util.SplittableRandom(0x16L);
       byte[] kinds = new byte[k.inputs];
       long[] bits = new long[k.inputs];
@@ -300,38 +366,54 @@ public final class KeyedKernel {
           // a failing tick (overflow, say): v is as it was; sample another
         }
       }
-      int[] from = new int[n];
-      int[] rep = new int[n];
-      long[] constant = new long[n];
+      int[] from = new int[length];
+      int[] rep = new int[length];
+      long[] constant = new long[length];
       int kept = KeyedLayout.HEADER;
+      for (int p = 0; p < KeyedLayout.HEADER; p++) {
+        from[p] = p;
+        rep[p] = p;
+      }
       for (int p = KeyedLayout.HEADER; p < n; p++) {
         rep[p] = p;
-        if (same(samples, taken, p, -1)) {
+        if (same(samples, 0, taken, p, -1)) {
           rep[p] = -1;
           constant[p] = samples[0][p];
           from[p] = -1;
           continue;
         }
         for (int q = KeyedLayout.HEADER; q < p; q++) {
-          if (rep[q] == q && same(samples, taken, p, q)) {
+          if (rep[q] == q && same(samples, 0, taken, p, q)) {
             rep[p] = q;
             break;
           }
         }
         from[p] = rep[p] == p ? kept++ : from[rep[p]];
       }
-      int words = k.compactLength - n;
-      if (kept == n) {
+      for (int p = n; p < length; p++) {
+        if (taken > WARM && same(samples, WARM, taken, p, -1)) {
+          rep[p] = -1;
+          constant[p] = samples[WARM][p];
+          from[p] = -1;
+        } else {
+          rep[p] = p;
+          from[p] = kept++;
+        }
+      }
+      if (kept == length) {
         return null; // nothing to leave out
       }
-      return new Hot(kept + words, n, words, from, rep, constant);
+      return new Hot(kept, n, from, rep, constant);
     }
 
-    /** Whether payload p equals q's (or, for q = -1, the fresh value) in every sample. */
-    private static boolean same(long[][] samples, int taken, int p, int q) {
-      for (int s = 0; s < taken; s++) {
+    /**
+     * Whether position p equals q's (or, for q = -1, its value in sample {@code first}) in
+     * samples {@code first} to {@code taken - 1}.
+     */
+    private static boolean same(long[][] samples, int first, int taken, int p, int q) {
+      for (int s = first; s < taken; s++) {
         long x = samples[s][p];
-        long y = q < 0 ? samples[0][p] : samples[s][q];
+        long y = q < 0 ? samples[first][p] : samples[s][q];
         if (x != y) {
           return false;
         }
@@ -341,18 +423,28 @@ public final class KeyedKernel {
 
     /** The wide vector {@code w} of the hot vector {@code h}. */
     void expand(long[] h, long[] w) {
-      w[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
-      w[KeyedLayout.TICK] = h[KeyedLayout.TICK];
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      for (int p = 0; p < w.length; p++) {
         int f = from[p];
         w[p] = f < 0 ? constant[p] : h[f];
       }
-      System.arraycopy(h, length - narrowWords, w, narrowAt, narrowWords);
     }
 
-    /** Whether every payload left out of {@code w} equals its constant or representative. */
+    /** {@link #expand} into a working copy ({@link KeyedKernel#workLength}). */
+    void expandWork(long[] h, long[] x) {
+      for (int p = 0; p < from.length; p++) {
+        int f = from[p];
+        long word = f < 0 ? constant[p] : h[f];
+        if (p < narrowAt) {
+          x[p] = word;
+        } else {
+          unpack(word, x, workAt(p, narrowAt));
+        }
+      }
+    }
+
+    /** Whether every position left out of {@code w} equals its constant or representative. */
     boolean holds(long[] w) {
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      for (int p = KeyedLayout.HEADER; p < w.length; p++) {
         int q = rep[p];
         if (q != p && w[p] != (q < 0 ? constant[p] : w[q])) {
           return false;
@@ -361,38 +453,62 @@ public final class KeyedKernel {
       return true;
     }
 
+    /** {@link #holds} of a working copy. */
+    boolean holdsWork(long[] x) {
+      for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
+        int q = rep[p];
+        if (q != p && (p < narrowAt ? x[p] != (q < 0 ? constant[p] : x[q])
+            : pack(x, workAt(p, narrowAt)) != constant[p])) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** The hot vector {@code h} of {@code w} (which {@link #holds}). */
     void store(long[] w, long[] h) {
-      h[KeyedLayout.LAST_SEEN] = w[KeyedLayout.LAST_SEEN];
-      h[KeyedLayout.TICK] = w[KeyedLayout.TICK];
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      for (int p = 0; p < w.length; p++) {
         if (rep[p] == p) {
           h[from[p]] = w[p];
         }
       }
-      System.arraycopy(w, narrowAt, h, length - narrowWords, narrowWords);
+    }
+
+    /** {@link #store} from a working copy (which {@link #holdsWork}). */
+    void storeWork(long[] x, long[] h) {
+      for (int p = 0; p < rep.length; p++) {
+        if (rep[p] == p) {
+          h[from[p]] = p < narrowAt ? x[p] : pack(x, workAt(p, narrowAt));
+        }
+      }
     }
 
     String signature() {
       StringBuilder s = new StringBuilder().append(length).append(':');
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
         s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "").append(',');
       }
       return s.toString();
     }
   }
 
-  /** The hot format's plan, for the code generator (null: none). */
+  /**
+   * The hot format's plan, for the code generator (null: none): per position of the wide
+   * vector, its place in a hot vector (its own or its representative's), or -1 for a constant.
+   */
   public int[] hotFrom() {
     return hot == null ? null : hot.from.clone();
   }
 
-  /** Per wide payload: itself when kept, its representative, or -1 for a constant. */
+  /**
+   * Per position of the wide vector: itself when kept, its representative (payloads only), or
+   * -1 for a constant.
+   */
   public int[] hotRepresentatives() {
     return hot == null ? null : hot.rep.clone();
   }
 
-  /** Per wide payload left out as a constant: its value. */
+  /** Per position of the wide vector left out as a constant: its value. */
   public long[] hotConstants() {
     return hot == null ? null : hot.constant.clone();
   }
@@ -670,23 +786,27 @@ public final class KeyedKernel {
     private final Step[] inputs;
     private final Step[] outputs;
     private final Hot hot;
+    private final int narrowAt;
 
-    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs, Hot hot) {
+    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs, Hot hot,
+        int narrowAt) {
       this.steps = steps;
       this.commits = commits;
       this.inputs = inputs;
       this.outputs = outputs;
       this.hot = hot;
+      this.narrowAt = narrowAt;
     }
 
     /** A tick of the plan's samples on {@code v}: false when an input was refused. */
     static boolean sample(KeyedKernel k, long[] v, long[] w, byte[] kinds, long[] bits) {
-      Interpreted c = new Interpreted(k.steps, k.commitSteps, k.inputSteps, k.outputSteps, null);
-      System.arraycopy(v, 0, w, 0, w.length);
+      Interpreted c = new Interpreted(k.steps, k.commitSteps, k.inputSteps, k.outputSteps, null,
+          k.narrowAt);
+      toWork(v, w, k.narrowAt);
       if (!c.inputsAndSteps(w, k.constantBits, kinds, bits)) {
         return false;
       }
-      System.arraycopy(w, 0, v, 0, w.length);
+      fromWork(w, v, k.narrowAt);
       return true;
     }
 
@@ -730,7 +850,7 @@ public final class KeyedKernel {
 
     /** The hot vector widened into w, the tick on w, then w stored into h when it fits. */
     private int hotSteps(long[] h, long[] w, long[] cb, Row input) {
-      hot.expand(h, w);
+      hot.expandWork(h, w);
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -740,10 +860,10 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      if (!hot.holds(w)) {
+      if (!hot.holdsWork(w)) {
         return WIDENED;
       }
-      hot.store(w, h);
+      hot.storeWork(w, h);
       return IN_PLACE;
     }
 
@@ -754,7 +874,7 @@ public final class KeyedKernel {
       }
       for (int j = 0; j < outputs.length; j++) {
         int[] a = outputs[j].args;
-        Steps.output(v, cb, output, j, a[0], a[1]);
+        Steps.output(w, cb, output, j, a[0], a[1]);
       }
       return true;
     }
@@ -767,14 +887,14 @@ public final class KeyedKernel {
       }
       for (int j = 0; j < outputs.length; j++) {
         int[] a = outputs[j].args;
-        Steps.outputTo(v, cb, kinds, bits, at + j, a[0], a[1]);
+        Steps.outputTo(w, cb, kinds, bits, at + j, a[0], a[1]);
       }
       return true;
     }
 
     /** The inputs, steps, commit and tick count on the copy, then the copy into v. */
     private boolean inAndSteps(long[] v, long[] w, long[] cb, Row input) {
-      System.arraycopy(v, 0, w, 0, w.length);
+      toWork(v, w, narrowAt);
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -784,7 +904,7 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      System.arraycopy(w, 0, v, 0, w.length);
+      fromWork(w, v, narrowAt);
       return true;
     }
 
@@ -834,78 +954,28 @@ public final class KeyedKernel {
 
   /**
    * The steps' semantics, one method per node kind, each the node's own {@code compute()} (and
-   * {@code commit()}) on vector positions: a value's kind is byte {@code t} of the vector
-   * (its narrow part, eight kinds to a {@code long}, as {@link KeyedLayout} packs them) and its
-   * payload {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
+   * {@code commit()}) on a working copy's positions ({@link KeyedKernel#workLength}): a value's
+   * kind is element {@code t} (a byte of the vector's narrow part, which {@link KeyedLayout}
+   * packs eight to a {@code long}) and its payload {@code v[b]}; a literal's are {@code cb[~t]}
+   * and {@code cb[~b]}. Every element of a kind holds 0 to 255.
    * Public for the generated code, which calls them with constant positions (the JIT inlines
    * them and folds the positions). Not an API.
    */
   public static final class Steps {
-    /** Diagnostics: kinds read and written with shifts and masks, not as bytes ({@link #BYTES}). */
-    public static final String SHIFTS_PROPERTY = "dataflow.kernel.shifts";
-
     private Steps() {}
 
     private static long bits(long[] v, long[] cb, int at) {
       return at >= 0 ? v[at] : cb[~at];
     }
 
-    /**
-     * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
-     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go.
-     */
-    private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
-    private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
-    /**
-     * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
-     * little-endian machine (where byte {@code at} of a {@code long[]}'s memory is byte
-     * {@code at & 7} of element {@code at >>> 3}, which is how {@link KeyedLayout} packs the
-     * narrow part), unless {@value #SHIFTS_PROPERTY} is set; else with shifts and masks.
-     */
-    static final boolean BYTES = U != null
-        && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
-        && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
-
-    /**
-     * The kind at byte {@code at} of the vector's memory (the narrow part, eight kinds to a
-     * {@code long}, little endian), or a literal's ({@code at < 0}).
-     *
-     * <p>With {@link #BYTES}, one byte load; else a shift of the element. A byte store and load
-     * instead of a read-modify-write of a word that a dozen kinds share: measured 0.5 to 2.5 ns
-     * of a 25 ns {@code groupsum} tick (docs/performance.md, keyed monitors, eighth pass). The
-     * byte is the same either way; {@code at} is below the narrow part's end, inside a vector
-     * of the kernel's length (the builder checks it, {@link KeyedKernel#tick} checks the
-     * length), so no bounds check is left out that could fail.
-     */
+    /** The kind in element {@code at} of the working copy, or a literal's ({@code at < 0}). */
     static byte get(long[] v, long[] cb, int at) {
-      if (at < 0) {
-        return (byte) cb[~at];
-      }
-      if (BYTES) {
-        return U.getByte(v, BASE + at);
-      }
-      return getShifted(v, at);
+      return at < 0 ? (byte) cb[~at] : (byte) v[at];
     }
 
-    /** Writes the kind at byte {@code at} of the vector's memory (as {@link #get} reads it). */
+    /** Writes the kind in element {@code at} (as {@link #get} reads it; 0 to 255, as unpacked). */
     static void put(long[] v, int at, byte kind) {
-      if (BYTES) {
-        U.putByte(v, BASE + at, kind);
-      } else {
-        putShifted(v, at, kind);
-      }
-    }
-
-    /** {@link #get} of a vector position with shifts (no {@code Unsafe}; tests compare). */
-    static byte getShifted(long[] v, int at) {
-      return (byte) (v[at >>> 3] >>> (at << 3));
-    }
-
-    /** {@link #put} with a read-modify-write of the element (no {@code Unsafe}). */
-    static void putShifted(long[] v, int at, byte kind) {
-      int w = at >>> 3;
-      int shift = at << 3;
-      v[w] = v[w] & ~(0xFFL << shift) | (kind & 0xFFL) << shift;
+      v[at] = kind & 0xFF;
     }
 
     /**
@@ -1283,13 +1353,16 @@ public final class KeyedKernel {
     int[] outTag;
     int[] outBits;
 
-    /** The vector's narrow part, in bytes: where a kind's byte position starts. */
+    /**
+     * Where byte 0 of the vector's narrow part is in a working copy (see
+     * {@link KeyedKernel#workLength}): a kind's position is this plus its byte's.
+     */
     private final int base;
 
     Builder(KeyedLayout layout) {
       this.layout = layout;
       this.e = layout.evaluator;
-      this.base = 8 * layout.narrowAt;
+      this.base = layout.narrowAt;
     }
 
     void build() {
@@ -1405,10 +1478,10 @@ public final class KeyedKernel {
       if (wide != layout.narrowAt) {
         throw new IllegalStateException("layout mismatch: " + wide + " != " + layout.narrowAt);
       }
-      // Every kind, flag and ring position is a byte below narrow: inside a vector of the
-      // compact length, which get and put address without bounds checks (see Steps).
-      if (narrow > 8 * layout.compactLength()) {
-        throw new IllegalStateException("layout mismatch: byte " + narrow + " past the vector");
+      // Every kind, flag and ring position is a byte of the narrow part: inside a working copy.
+      if (narrow > workLength(layout.compactLength(), layout.narrowAt)) {
+        throw new IllegalStateException("layout mismatch: byte " + (narrow - base)
+            + " past the vector's narrow part");
       }
     }
 
