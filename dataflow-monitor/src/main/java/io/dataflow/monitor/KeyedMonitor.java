@@ -369,9 +369,8 @@ public final class KeyedMonitor {
   /**
    * Bookkeeping after the kernel evaluated tick {@code t} of the wide vector {@code v} in place:
    * after the key's first tick, its second, fourth, eighth and so on, the key moves to the hot
-   * format when its state fits (a fresh key's kinds never do, see {@link KeyedKernel#hotLength};
-   * a key that left the format comes back once its state fits again, at a cost that shrinks
-   * with its age).
+   * format when its state fits (a key that left the format comes back once its state fits
+   * again, at a cost that shrinks with its age).
    */
   private void tickedInPlace(Object key, long[] v, long t, KeyedKernel k) {
     if (resident == v) {

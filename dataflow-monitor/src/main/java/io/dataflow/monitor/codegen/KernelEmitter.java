@@ -49,9 +49,13 @@ final class KernelEmitter implements Opcodes {
     tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
     if (kernel.hotLength() > 0) {
       expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel);
+      expandFresh(cls.method(ACC_PRIVATE | ACC_STATIC, "expandFresh", "([J)V"), kernel);
       store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel);
-      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR), kernel, false);
-      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR), kernel, true);
+      for (boolean columns : new boolean[] {false, true}) {
+        String descriptor = columns ? HOT_COLUMNS_DESCRIPTOR : HOT_DESCRIPTOR;
+        tickHot(cls.method(ACC_PUBLIC, "tickHot", descriptor), kernel, columns, false);
+        tickHot(cls.method(ACC_PRIVATE, "tickFresh", descriptor), kernel, columns, true);
+      }
     } else {
       refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR));
       refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR));
@@ -108,17 +112,31 @@ final class KernelEmitter implements Opcodes {
       }
       c.op(LASTORE);
     }
+    long[] mask = kernel.hotMasks();
     for (int p = narrowAt; p < length; p++) {
-      int at = KeyedKernel.workAt(p, narrowAt);
-      if (source[p] >= 0) {
-        unpack(c, local[source[p]], 1, at);
-        continue;
-      }
-      for (int b = 0; b < 8; b++) {
-        c.aload(1);
-        c.intConstant(at + b);
-        longConstant(c, constant[p] >>> (8 * b) & 0xFF);
+      unpack(c, source[p] < 0 ? -1 : local[source[p]], 1, KeyedKernel.workAt(p, narrowAt),
+          mask[p], constant[p]);
+    }
+    c.op(RETURN);
+    c.end();
+  }
+
+  /**
+   * {@code expandFresh(w)}: a new key's state ({@link KeyedKernel#hotFresh}) into the working
+   * copy {@code w}, every element a constant (the JIT folds what the steps test of it), all but
+   * {@code LAST_SEEN} (as {@link #expand}).
+   */
+  private static void expandFresh(Code c, KeyedKernel kernel) {
+    long[] fresh = kernel.hotFresh();
+    int narrowAt = kernel.narrowAt();
+    for (int p = KeyedLayout.TICK; p < fresh.length; p++) {
+      if (p < narrowAt) {
+        c.aload(0);
+        c.intConstant(p);
+        longConstant(c, fresh[p]);
         c.op(LASTORE);
+      } else {
+        unpack(c, -1, 0, KeyedKernel.workAt(p, narrowAt), -1L, fresh[p]);
       }
     }
     c.op(RETURN);
@@ -127,12 +145,19 @@ final class KernelEmitter implements Opcodes {
 
   /**
    * The bytes of the word in local {@code word} into the working copy in local {@code x}, from
-   * {@code at} on ({@code KeyedKernel.unpack}).
+   * {@code at} on ({@code KeyedKernel.unpack}); the bytes in {@code mask} (0xFF each) are
+   * {@code constant}'s instead, written as constants (the JIT then folds the steps' tests of
+   * them).
    */
-  private static void unpack(Code c, int word, int x, int at) {
+  private static void unpack(Code c, int word, int x, int at, long mask, long constant) {
     for (int b = 0; b < 8; b++) {
       c.aload(x);
       c.intConstant(at + b);
+      if ((mask >>> (8 * b) & 0xFF) != 0) {
+        longConstant(c, constant >>> (8 * b) & 0xFF);
+        c.op(LASTORE);
+        continue;
+      }
       c.lload(word);
       if (b > 0) {
         c.intConstant(8 * b);
@@ -173,18 +198,29 @@ final class KernelEmitter implements Opcodes {
     int narrowAt = kernel.narrowAt();
     int length = kernel.vectorLength();
     int[] source = kernel.hotFrom();
+    long[] mask = kernel.hotMasks();
     Label wide = new Label();
     for (int p = KeyedLayout.HEADER; p < length; p++) {
+      if (p >= narrowAt) {
+        if (mask[p] != 0) {
+          // (word & mask) == (constant & mask): a constant word's mask is all ones
+          pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+          if (mask[p] != -1L) {
+            longConstant(c, mask[p]);
+            c.op(LAND);
+          }
+          longConstant(c, constant[p] & mask[p]);
+          c.op(LCMP);
+          c.jump(IFNE, wide);
+        }
+        continue;
+      }
       if (rep[p] == p) {
         continue;
       }
-      if (p < narrowAt) {
-        c.aload(0);
-        c.intConstant(p);
-        c.op(LALOAD);
-      } else {
-        pack(c, 0, KeyedKernel.workAt(p, narrowAt));
-      }
+      c.aload(0);
+      c.intConstant(p);
+      c.op(LALOAD);
       if (rep[p] < 0) {
         longConstant(c, constant[p]);
       } else {
@@ -237,19 +273,73 @@ final class KernelEmitter implements Opcodes {
   /**
    * One of the two {@code tickHot} methods ({@link KeyedKernel.Code#tickHot}): {@code expand}
    * into the working copy, the inputs, steps, commit and tick count as {@link #tick} runs them,
-   * {@code store} back into the hot vector, the outputs from the working copy.
+   * {@code store} back into the hot vector, the outputs from the working copy. With
+   * {@link KeyedKernel#localWork} the working copy is a new array of the tick's own, which the
+   * JIT replaces by its elements (it never leaves the tick: a tick that leaves the hot format
+   * copies it into the kernel's, element by element).
+   *
+   * <p>A hot vector of tick count 0 is a new key's ({@link KeyedKernel#hotLength}): {@code tickHot}
+   * hands it to {@code tickFresh}, the same tick with the fresh state as constants in place of
+   * {@code expand} ({@code fresh}).
    */
-  private static void tickHot(Code c, KeyedKernel kernel, boolean columns) {
+  private static void tickHot(Code c, KeyedKernel kernel, boolean columns, boolean fresh) {
     int result = columns ? 8 : 6;
-    c.aload(V);
-    c.aload(WORK);
-    c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
-    inputsAndSteps(c, kernel);
-    c.aload(WORK);
+    if (!fresh) {
+      Label ticked = new Label();
+      c.aload(V);
+      c.intConstant(KeyedLayout.TICK);
+      c.op(LALOAD);
+      c.op(LCONST_0);
+      c.op(LCMP);
+      c.jump(IFNE, ticked);
+      for (int a = 0; a <= (columns ? AT : OUTPUT); a++) {
+        if (columns && a == AT) {
+          c.iload(a);
+        } else {
+          c.aload(a);
+        }
+      }
+      c.mv.visitMethodInsn(INVOKESPECIAL, c.owner(), "tickFresh",
+          columns ? HOT_COLUMNS_DESCRIPTOR : HOT_DESCRIPTOR, false);
+      c.op(IRETURN);
+      c.place(ticked);
+    }
+    int work = WORK;
+    if (kernel.localWork()) {
+      work = result + 1;
+      c.intConstant(KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()));
+      c.mv.visitIntInsn(NEWARRAY, T_LONG);
+      c.astore(work);
+    }
+    if (fresh) {
+      c.aload(work);
+      c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expandFresh", "([J)V", false);
+    } else {
+      c.aload(V);
+      c.aload(work);
+      c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
+    }
+    inputsAndSteps(c, kernel, work);
+    c.aload(work);
     c.aload(V);
     c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "store", "([J[J)I", false);
     c.istore(result);
-    outputs(c, kernel, columns, WORK);
+    if (work != WORK) {
+      Label kept = new Label();
+      c.iload(result);
+      c.intConstant(KeyedKernel.WIDENED);
+      c.jump(IF_ICMPNE, kept);
+      for (int k = 0; k < KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()); k++) {
+        c.aload(WORK);
+        c.intConstant(k);
+        c.aload(work);
+        c.intConstant(k);
+        c.op(LALOAD);
+        c.op(LASTORE);
+      }
+      c.place(kept);
+    }
+    outputs(c, kernel, columns, work);
     c.iload(result);
     c.op(IRETURN);
     c.end();
@@ -262,7 +352,7 @@ final class KernelEmitter implements Opcodes {
    */
   private static void tick(Code c, KeyedKernel kernel, boolean columns) {
     toWork(c, kernel, columns ? 8 : 6);
-    inputsAndSteps(c, kernel);
+    inputsAndSteps(c, kernel, WORK);
     fromWork(c, kernel);
     outputs(c, kernel, columns, WORK);
     c.op(ICONST_1);
@@ -270,12 +360,15 @@ final class KernelEmitter implements Opcodes {
     c.end();
   }
 
-  /** The inputs (returning 0, false, on a refused kind), steps, commit and tick count on WORK. */
-  private static void inputsAndSteps(Code c, KeyedKernel kernel) {
+  /**
+   * The inputs (returning 0, false, on a refused kind), steps, commit and tick count on the
+   * working copy in local {@code work}.
+   */
+  private static void inputsAndSteps(Code c, KeyedKernel kernel, int work) {
     List<KeyedKernel.Step> inputs = kernel.inputSteps();
     for (int i = 0; i < inputs.size(); i++) {
       // Steps.input(work, constants, input.kind(i), input.bits(i), args...) or return false
-      c.aload(WORK);
+      c.aload(work);
       c.aload(CONSTANTS);
       c.aload(INPUT);
       c.intConstant(i);
@@ -290,9 +383,9 @@ final class KernelEmitter implements Opcodes {
       c.op(IRETURN);
       c.place(next);
     }
-    calls(c, kernel.steps());
-    calls(c, kernel.commitSteps());
-    c.aload(WORK);
+    calls(c, kernel.steps(), work);
+    calls(c, kernel.commitSteps(), work);
+    c.aload(work);
     c.mv.visitMethodInsn(INVOKESTATIC, STEPS, "advance", "([J)V", false);
   }
 
@@ -320,9 +413,9 @@ final class KernelEmitter implements Opcodes {
   }
 
   /** One static call per step: (work, literals, positions...). */
-  private static void calls(Code c, List<KeyedKernel.Step> steps) {
+  private static void calls(Code c, List<KeyedKernel.Step> steps, int work) {
     for (KeyedKernel.Step s : steps) {
-      c.aload(WORK);
+      c.aload(work);
       c.aload(CONSTANTS);
       call(c, "([J[J", s, "V");
     }
@@ -374,7 +467,7 @@ final class KernelEmitter implements Opcodes {
       c.intConstant(n);
       c.op(LALOAD);
       c.lstore(word);
-      unpack(c, word, WORK, KeyedKernel.workAt(n, narrowAt));
+      unpack(c, word, WORK, KeyedKernel.workAt(n, narrowAt), 0, 0);
     }
   }
 

@@ -82,6 +82,13 @@ public final class KeyedKernel {
   private final Hot hot;
   /** {@link #hotLength()}: a hot vector's length, or -1 (the tick's entry checks only this). */
   private final int hotLength;
+  /** {@link #localWork()}. */
+  private final boolean localWork;
+  /**
+   * The longest working copy a generated hot tick allocates itself: HotSpot's C2 replaces an
+   * array that does not escape by its elements up to 64 ({@code EliminateAllocationArraySizeLimit}).
+   */
+  static final int LOCAL_WORK = 64;
 
   private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh) {
     this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
@@ -103,6 +110,8 @@ public final class KeyedKernel {
     this.narrowAt = layout.narrowAt;
     this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
     this.hotLength = hot == null ? -1 : hot.length;
+    this.localWork = hot != null && b.deepest <= 1
+        && workLength(compactLength, narrowAt) <= LOCAL_WORK;
     this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot, narrowAt);
   }
 
@@ -138,14 +147,27 @@ public final class KeyedKernel {
    * ({@link Hot#plan}); that is only a guess, so every tick on a hot vector checks the
    * relations on the tick's result, and a tick whose result breaks one leaves the key in the
    * wide format ({@link #WIDENED}). The relations are exact by that check, never assumed.
-   * A fresh key's kinds are not yet those of its first tick: it starts wide, and
-   * {@link #compact} takes it to the hot format once its state fits.
+   * A hot vector whose tick count is 0 is a new key's: it stands for the program's fresh state
+   * (a fresh key's kinds are not those of its later ticks), and its other words are not read.
    *
    * @return the length of a hot vector (shorter than the wide compact format), or -1 when the
    *     program has no hot format (nothing to leave out, or no fresh vector was given)
    */
   public int hotLength() {
     return hotLength;
+  }
+
+  /**
+   * Whether generated code runs a hot tick on a working copy of its own, a new array that never
+   * leaves the tick (the JIT then keeps its elements in registers: no copy in or out through
+   * memory), rather than on the kernel's shared one: when the program has a hot format, its
+   * working copy is at most {@value #LOCAL_WORK} long, and every step reads and writes it at
+   * constant positions (no history ring deeper than 1, whose samples a step finds by the ring's
+   * head). The kernel's own copy still gets the state of a tick that leaves the hot format
+   * ({@link #widened}).
+   */
+  public boolean localWork() {
+    return localWork;
   }
 
   /** The hot format as text (kernels of the same text read each other's hot vectors). */
@@ -173,10 +195,22 @@ public final class KeyedKernel {
    * its constant or representative. A new array.
    */
   public long[] compact(long[] w) {
-    if (hot == null || w.length != compactLength || !hot.holds(w)) {
+    if (hot == null || w.length != compactLength) {
       return null;
     }
     long[] h = new long[hot.length];
+    if (w[KeyedLayout.TICK] == 0) {
+      // Tick count 0 stands for the fresh state (see hotLength); any other such state stays wide.
+      long seen = w[KeyedLayout.LAST_SEEN];
+      w[KeyedLayout.LAST_SEEN] = hot.fresh[KeyedLayout.LAST_SEEN];
+      boolean fresh = java.util.Arrays.equals(w, hot.fresh);
+      w[KeyedLayout.LAST_SEEN] = seen;
+      h[KeyedLayout.LAST_SEEN] = seen;
+      return fresh ? h : null;
+    }
+    if (!hot.holds(w)) {
+      return null;
+    }
     hot.store(w, h);
     return h;
   }
@@ -298,7 +332,8 @@ public final class KeyedKernel {
    * place in a hot vector (its own when kept, its representative's when not) or -1 for a
    * constant ({@code constant[p]}); {@code rep[p]} is {@code p} when kept, the representative
    * when not, or -1 for a constant. Payloads may have a representative; a narrow word (kinds,
-   * flags, rings' heads and sizes) is kept or constant.
+   * flags, rings' heads and sizes) is kept or constant, and a kept one may have constant bytes
+   * ({@code mask[p]}, 0xFF per byte, of {@code constant[p]}'s value).
    */
   static final class Hot {
     final int length;
@@ -306,13 +341,19 @@ public final class KeyedKernel {
     final int[] from;
     final int[] rep;
     final long[] constant;
+    final long[] mask;
+    /** A new key's wide vector: what a hot vector of tick count 0 stands for. */
+    final long[] fresh;
 
-    private Hot(int length, int narrowAt, int[] from, int[] rep, long[] constant) {
+    private Hot(int length, int narrowAt, int[] from, int[] rep, long[] constant, long[] mask,
+        long[] fresh) {
       this.length = length;
       this.narrowAt = narrowAt;
       this.from = from;
       this.rep = rep;
       this.constant = constant;
+      this.mask = mask;
+      this.fresh = fresh;
     }
 
     /**
@@ -322,19 +363,16 @@ public final class KeyedKernel {
     static final int LONGEST = 64;
     /** The ticks the plan samples. */
     private static final int SAMPLES = 64;
-    /**
-     * The ticks after which a narrow word may be constant: the first tick reads empty rings
-     * (their results' kinds are Deferred), the second reads the first's values.
-     */
-    private static final int WARM = 2;
+
 
     /**
      * Runs the interpreted steps on a copy of {@code fresh} with present inputs of their
      * declared kinds (seeded, so one program always gets the same plan), and leaves out every
      * payload that equalled a constant or an earlier payload in the fresh vector and after
-     * every sampled tick, and every narrow word that was the same after every sampled tick (a
-     * fresh key's kinds are those before its first value: such a key starts in the wide format,
-     * see {@code KeyedMonitor}). Null when nothing would be left out.
+     * every sampled tick, and every narrow word that was the same after every sampled tick; of
+     * the other narrow words, the bytes that were the same are constant (a fresh key's kinds
+     * are those before its first value: its hot vector says only that it is fresh, see
+     * {@link KeyedKernel#hotLength}). Null when nothing would be left out.
      */
     static Hot plan(KeyedKernel k, Builder b, long[] fresh) {
       int n = k.narrowAt;
@@ -390,20 +428,36 @@ public final class KeyedKernel {
         }
         from[p] = rep[p] == p ? kept++ : from[rep[p]];
       }
+      long[] mask = new long[length];
+      for (int p = n; p < length && taken > 1; p++) {
+        constant[p] = samples[1][p];
+        long differs = 0;
+        for (int s = 2; s < taken; s++) {
+          differs |= samples[s][p] ^ constant[p];
+        }
+        for (int shift = 0; shift < 64; shift += 8) {
+          if ((differs >>> shift & 0xFF) == 0) {
+            mask[p] |= 0xFFL << shift;
+          }
+        }
+      }
       for (int p = n; p < length; p++) {
-        if (taken > WARM && same(samples, WARM, taken, p, -1)) {
+        if (mask[p] == -1L) {
           rep[p] = -1;
-          constant[p] = samples[WARM][p];
           from[p] = -1;
         } else {
           rep[p] = p;
           from[p] = kept++;
         }
       }
-      if (kept == length) {
+      boolean constantBytes = false;
+      for (long m : mask) {
+        constantBytes |= m != 0 && m != -1L;
+      }
+      if (kept == length && !constantBytes) {
         return null; // nothing to leave out
       }
-      return new Hot(kept, n, from, rep, constant);
+      return new Hot(kept, n, from, rep, constant, mask, fresh.clone());
     }
 
     /**
@@ -423,6 +477,11 @@ public final class KeyedKernel {
 
     /** The wide vector {@code w} of the hot vector {@code h}. */
     void expand(long[] h, long[] w) {
+      if (h[KeyedLayout.TICK] == 0) {
+        System.arraycopy(fresh, 0, w, 0, fresh.length);
+        w[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
+        return;
+      }
       for (int p = 0; p < w.length; p++) {
         int f = from[p];
         w[p] = f < 0 ? constant[p] : h[f];
@@ -431,6 +490,11 @@ public final class KeyedKernel {
 
     /** {@link #expand} into a working copy ({@link KeyedKernel#workLength}). */
     void expandWork(long[] h, long[] x) {
+      if (h[KeyedLayout.TICK] == 0) {
+        toWork(fresh, x, narrowAt);
+        x[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
+        return;
+      }
       for (int p = 0; p < from.length; p++) {
         int f = from[p];
         long word = f < 0 ? constant[p] : h[f];
@@ -442,11 +506,13 @@ public final class KeyedKernel {
       }
     }
 
-    /** Whether every position left out of {@code w} equals its constant or representative. */
+    /**
+     * Whether every position left out of {@code w} equals its constant or representative, and
+     * every constant byte of a kept word its constant.
+     */
     boolean holds(long[] w) {
       for (int p = KeyedLayout.HEADER; p < w.length; p++) {
-        int q = rep[p];
-        if (q != p && w[p] != (q < 0 ? constant[p] : w[q])) {
+        if (!holds(p, w[p], w)) {
           return false;
         }
       }
@@ -456,13 +522,20 @@ public final class KeyedKernel {
     /** {@link #holds} of a working copy. */
     boolean holdsWork(long[] x) {
       for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
-        int q = rep[p];
-        if (q != p && (p < narrowAt ? x[p] != (q < 0 ? constant[p] : x[q])
-            : pack(x, workAt(p, narrowAt)) != constant[p])) {
+        if (!holds(p, p < narrowAt ? x[p] : pack(x, workAt(p, narrowAt)), x)) {
           return false;
         }
       }
       return true;
+    }
+
+    /** Whether position p, of value {@code value}, fits ({@code x}: its representative's). */
+    private boolean holds(int p, long value, long[] x) {
+      int q = rep[p];
+      if (p >= narrowAt) {
+        return ((value ^ constant[p]) & mask[p]) == 0; // a constant word's mask is all ones
+      }
+      return q == p || value == (q < 0 ? constant[p] : x[q]);
     }
 
     /** The hot vector {@code h} of {@code w} (which {@link #holds}). */
@@ -486,7 +559,12 @@ public final class KeyedKernel {
     String signature() {
       StringBuilder s = new StringBuilder().append(length).append(':');
       for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
-        s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "").append(',');
+        s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "");
+        if (p >= narrowAt && mask[p] != 0 && mask[p] != -1L) {
+          s.append('&').append(Long.toHexString(mask[p])).append('=')
+              .append(Long.toHexString(constant[p] & mask[p]));
+        }
+        s.append(',');
       }
       return s.toString();
     }
@@ -508,7 +586,20 @@ public final class KeyedKernel {
     return hot == null ? null : hot.rep.clone();
   }
 
-  /** Per position of the wide vector left out as a constant: its value. */
+  /**
+   * Per position of the narrow part: its constant bytes (0xFF per byte; all ones for a word
+   * left out, 0 for one kept whole), whose values {@link #hotConstants} has.
+   */
+  public long[] hotMasks() {
+    return hot == null ? null : hot.mask.clone();
+  }
+
+  /** A new key's wide vector (what a hot vector of tick count 0 stands for), or null: none. */
+  public long[] hotFresh() {
+    return hot == null ? null : hot.fresh.clone();
+  }
+
+  /** Per position of the wide vector left out as a constant, or with constant bytes: its value. */
   public long[] hotConstants() {
     return hot == null ? null : hot.constant.clone();
   }
@@ -1345,6 +1436,8 @@ public final class KeyedKernel {
     private final Map<Node, StreamCell> roots = new IdentityHashMap<>();
     private final Map<Slot, Integer> constantIndex = new IdentityHashMap<>();
     boolean mayFail;
+    /** The deepest history ring's depth (0: none). */
+    int deepest;
     int[] inTag;
     int[] inBits;
     int[] heldTag;
@@ -1462,6 +1555,7 @@ public final class KeyedKernel {
         }
         // pos (head + 1, size), tags, bits, depth
         ringAt.put(g, new int[] {narrow, narrow + 2, wide, g.depth()});
+        deepest = Math.max(deepest, g.depth());
         narrow += 2 + g.depth();
         wide += g.depth();
       }
