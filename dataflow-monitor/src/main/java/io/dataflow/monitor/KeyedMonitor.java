@@ -45,9 +45,10 @@ import java.util.function.BiConsumer;
  * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
  * loads the key into the working monitor.
  * <p>A key the kernel evaluates is resident in a shorter <em>hot</em> vector while its state
- * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload
- * are left out, and every tick checks that they still do, else the key goes back to the usual
- * vector). Everything other than a tick in place sees the usual vector, converted on demand
+ * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload,
+ * and the kinds that stay the same, are left out, and every tick checks that they still do,
+ * else the key goes back to the usual vector; a new key's hot vector stands for the fresh
+ * state). Everything other than a tick in place sees the usual vector, converted on demand
  * ({@link KeyedKernel#widen}, {@link KeyedKernel#compact}): snapshots and checkpoints read a
  * widened copy, a fallback to the working monitor and a reconfiguration widen the key first.
  * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):

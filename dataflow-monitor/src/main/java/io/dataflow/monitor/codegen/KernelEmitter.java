@@ -74,11 +74,12 @@ final class KernelEmitter implements Opcodes {
   }
 
   /**
-   * {@code expand(h, w)}: the wide vector {@code w} of the hot vector {@code h}, every position
-   * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out from
-   * its representative's place or its constant, the narrow part's words as they are; all but
-   * {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w} when the key
-   * widens).
+   * {@code expand(h, w)}: the working copy {@code w} of the hot vector {@code h}, every position
+   * a constant ({@code KeyedKernel.Hot.expandWork}): a kept payload from its place, one left out
+   * from its representative's place or its constant, the narrow part's bytes from their kept
+   * word or, where the plan has them constant, as constants (the JIT folds the steps' tests of
+   * them); all but {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w}
+   * when the key widens).
    *
    * <p>Each word of {@code h} is loaded once, into a local, before the first store: the JIT
    * cannot tell {@code h} and {@code w} apart, so a load after a store into {@code w} would be
@@ -187,9 +188,10 @@ final class KernelEmitter implements Opcodes {
 
   /**
    * {@code store(w, h)}: {@link KeyedKernel#WIDENED} when a payload the hot format leaves out
-   * differs from its representative or constant ({@code h} untouched, {@code w} given
-   * {@code h}'s {@code LAST_SEEN}), else {@code w}'s kept payloads, tick count and narrow words
-   * into {@code h} and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
+   * differs from its representative or constant, or a constant byte of the narrow part from its
+   * constant ({@code h} untouched, {@code w} given {@code h}'s {@code LAST_SEEN}), else
+   * {@code w}'s kept payloads, tick count and kept narrow words (packed again) into {@code h}
+   * and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
    * first, as {@link #expand} does, was tried and measured no better.)
    */
   private static void store(Code c, KeyedKernel kernel) {

@@ -1138,7 +1138,7 @@ public final class KeyedKernel {
         i += depth;
       }
       // The head comes from the vector (a checkpoint's, too): a sample outside the ring would
-      // be read past its kinds, which get does not check (Unsafe); a valid head never is.
+      // be another position's kind; a valid head never is.
       i = java.util.Objects.checkIndex(i, depth);
       byte t = get(v, cb, tags + i);
       if (t == Kind.NOVAL) {
