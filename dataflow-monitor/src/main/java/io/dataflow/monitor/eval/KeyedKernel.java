@@ -141,8 +141,9 @@ public final class KeyedKernel {
    * payloads of the wide part, then the kept words of the narrow part. A payload of the wide
    * part that, after every tick of a key so far, equalled a constant or an earlier payload
    * (its representative) is not kept, nor is a narrow word (kinds, flags, rings' heads and
-   * sizes) that stays the same from a key's first tick on: each is written back from its
-   * constant or representative when the vector is {@link #widen widened}. Which go is planned
+   * sizes) that stays the same from a key's first tick on, and of a kept narrow word the bytes
+   * that stay the same are constants: each is written back from its constant or representative
+   * when the vector is {@link #widen widened}. Which go is planned
    * once per program by running the steps on a fresh vector with present inputs
    * ({@link Hot#plan}); that is only a guess, so every tick on a hot vector checks the
    * relations on the tick's result, and a tick whose result breaks one leaves the key in the
@@ -201,12 +202,13 @@ public final class KeyedKernel {
     long[] h = new long[hot.length];
     if (w[KeyedLayout.TICK] == 0) {
       // Tick count 0 stands for the fresh state (see hotLength); any other such state stays wide.
-      long seen = w[KeyedLayout.LAST_SEEN];
-      w[KeyedLayout.LAST_SEEN] = hot.fresh[KeyedLayout.LAST_SEEN];
-      boolean fresh = java.util.Arrays.equals(w, hot.fresh);
-      w[KeyedLayout.LAST_SEEN] = seen;
-      h[KeyedLayout.LAST_SEEN] = seen;
-      return fresh ? h : null;
+      for (int p = KeyedLayout.TICK; p < w.length; p++) {
+        if (w[p] != hot.fresh[p]) {
+          return null;
+        }
+      }
+      h[KeyedLayout.LAST_SEEN] = w[KeyedLayout.LAST_SEEN];
+      return h;
     }
     if (!hot.holds(w)) {
       return null;
@@ -364,7 +366,6 @@ public final class KeyedKernel {
     /** The ticks the plan samples. */
     private static final int SAMPLES = 64;
 
-
     /**
      * Runs the interpreted steps on a copy of {@code fresh} with present inputs of their
      * declared kinds (seeded, so one program always gets the same plan), and leaves out every
@@ -450,12 +451,10 @@ public final class KeyedKernel {
           from[p] = kept++;
         }
       }
-      boolean constantBytes = false;
-      for (long m : mask) {
-        constantBytes |= m != 0 && m != -1L;
-      }
-      if (kept == length && !constantBytes) {
-        return null; // nothing to leave out
+      if (kept == length) {
+        // Nothing to leave out: a hot vector must be shorter than a wide one (the keyed monitor
+        // tells them apart by their lengths).
+        return null;
       }
       return new Hot(kept, n, from, rep, constant, mask, fresh.clone());
     }
@@ -566,7 +565,9 @@ public final class KeyedKernel {
         }
         s.append(',');
       }
-      return s.toString();
+      // The fresh state, for which a hot vector of tick count 0 stands (generated as constants).
+      return s.append(java.util.Arrays.toString(
+          java.util.Arrays.copyOfRange(fresh, KeyedLayout.TICK, fresh.length))).toString();
     }
   }
 
