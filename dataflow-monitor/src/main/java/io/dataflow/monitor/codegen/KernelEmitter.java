@@ -331,14 +331,7 @@ final class KernelEmitter implements Opcodes {
       c.iload(result);
       c.intConstant(KeyedKernel.WIDENED);
       c.jump(IF_ICMPNE, kept);
-      for (int k = 0; k < KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()); k++) {
-        c.aload(WORK);
-        c.intConstant(k);
-        c.aload(work);
-        c.intConstant(k);
-        c.op(LALOAD);
-        c.op(LASTORE);
-      }
+      copy(c, work, WORK, KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()));
       c.place(kept);
     }
     outputs(c, kernel, columns, work);
@@ -456,14 +449,7 @@ final class KernelEmitter implements Opcodes {
       convert(c, "toWork", V, WORK, narrowAt);
       return;
     }
-    for (int k = 0; k < narrowAt; k++) {
-      c.aload(WORK);
-      c.intConstant(k);
-      c.aload(V);
-      c.intConstant(k);
-      c.op(LALOAD);
-      c.op(LASTORE);
-    }
+    copy(c, V, WORK, narrowAt);
     for (int n = narrowAt; n < length; n++) {
       c.aload(V);
       c.intConstant(n);
@@ -491,6 +477,18 @@ final class KernelEmitter implements Opcodes {
       } else {
         pack(c, WORK, KeyedKernel.workAt(k, narrowAt));
       }
+      c.op(LASTORE);
+    }
+  }
+
+  /** Elements 0 to {@code count - 1} of the array in local {@code from} into local {@code to}. */
+  private static void copy(Code c, int from, int to, int count) {
+    for (int k = 0; k < count; k++) {
+      c.aload(to);
+      c.intConstant(k);
+      c.aload(from);
+      c.intConstant(k);
+      c.op(LALOAD);
       c.op(LASTORE);
     }
   }
