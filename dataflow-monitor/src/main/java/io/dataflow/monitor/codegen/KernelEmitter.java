@@ -17,8 +17,9 @@ import org.objectweb.asm.Type;
  * holds no object, so the classes of one program are interchangeable.
  *
  * <p>The steps run on the kernel's working copy of the key's vector (one array, reused, so it
- * stays in the first-level cache; each kind in an element of its own,
- * {@link KeyedKernel#workLength}), converted in before and out after: a tick that fails leaves
+ * stays in the first-level cache), copied in before and out after (converted, in the work format
+ * of a small program, {@link KeyedKernel#elements}, whose hot tick has a copy of its own, see
+ * {@link #tickHot}): a tick that fails leaves
  * the key's vector as it was without a backup per tick, and the inputs and outputs are moved
  * with constant positions instead of loops over the kernel's tables.
  */
@@ -26,7 +27,7 @@ final class KernelEmitter implements Opcodes {
   private static final String STEPS = Type.getInternalName(KeyedKernel.Steps.class);
   private static final String ROW = Type.getInternalName(Row.class);
   private static final String DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)Z";
-  /** The longest vector converted element by element (see {@link #toWork}). */
+  /** The longest vector copied element by element (see {@link #copyVector}). */
   private static final int UNROLLED = 32;
   // The tick's arguments: this, v, work, constants, input, output.
   private static final int V = 1;
@@ -48,9 +49,11 @@ final class KernelEmitter implements Opcodes {
     tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), kernel, false);
     tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
     if (kernel.hotLength() > 0) {
-      expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel);
-      expandFresh(cls.method(ACC_PRIVATE | ACC_STATIC, "expandFresh", "([J)V"), kernel);
-      store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel);
+      boolean elements = kernel.elements();
+      expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel, elements);
+      expandFresh(cls.method(ACC_PRIVATE | ACC_STATIC, "expandFresh", "([J)V"), kernel,
+          elements);
+      store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel, elements);
       for (boolean columns : new boolean[] {false, true}) {
         String descriptor = columns ? HOT_COLUMNS_DESCRIPTOR : HOT_DESCRIPTOR;
         tickHot(cls.method(ACC_PUBLIC, "tickHot", descriptor), kernel, columns, false);
@@ -75,8 +78,9 @@ final class KernelEmitter implements Opcodes {
 
   /**
    * {@code expand(h, w)}: the working copy {@code w} of the hot vector {@code h}, every position
-   * a constant ({@code KeyedKernel.Hot.expandWork}): a kept payload from its place, one left out
-   * from its representative's place or its constant, the narrow part's bytes from their kept
+   * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out
+   * from its representative's place or its constant, a narrow word from its place or its
+   * constant; in the work format ({@code elements}) the narrow part's bytes, from their kept
    * word or, where the plan has them constant, as constants (the JIT folds the steps' tests of
    * them); all but {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w}
    * when the key widens).
@@ -85,7 +89,7 @@ final class KernelEmitter implements Opcodes {
    * cannot tell {@code h} and {@code w} apart, so a load after a store into {@code w} would be
    * done again (a payload with copies, such as {@code groupsum}'s previous sum, once per copy).
    */
-  private static void expand(Code c, KeyedKernel kernel) {
+  private static void expand(Code c, KeyedKernel kernel, boolean elements) {
     int length = kernel.vectorLength();
     int[] source = kernel.hotFrom();
     int locals = 2;
@@ -115,8 +119,19 @@ final class KernelEmitter implements Opcodes {
     }
     long[] mask = kernel.hotMasks();
     for (int p = narrowAt; p < length; p++) {
-      unpack(c, source[p] < 0 ? -1 : local[source[p]], 1, KeyedKernel.workAt(p, narrowAt),
-          mask[p], constant[p]);
+      int word = source[p] < 0 ? -1 : local[source[p]];
+      if (elements) {
+        unpack(c, word, 1, KeyedKernel.workAt(p, narrowAt), mask[p], constant[p]);
+      } else {
+        c.aload(1);
+        c.intConstant(p);
+        if (word < 0) {
+          longConstant(c, constant[p]);
+        } else {
+          c.lload(word);
+        }
+        c.op(LASTORE);
+      }
     }
     c.op(RETURN);
     c.end();
@@ -124,14 +139,14 @@ final class KernelEmitter implements Opcodes {
 
   /**
    * {@code expandFresh(w)}: a new key's state ({@link KeyedKernel#hotFresh}) into the working
-   * copy {@code w}, every element a constant (the JIT folds what the steps test of it), all but
-   * {@code LAST_SEEN} (as {@link #expand}).
+   * copy {@code w} (in the work format with {@code elements}), every element a constant (the JIT
+   * folds what the steps test of it), all but {@code LAST_SEEN} (as {@link #expand}).
    */
-  private static void expandFresh(Code c, KeyedKernel kernel) {
+  private static void expandFresh(Code c, KeyedKernel kernel, boolean elements) {
     long[] fresh = kernel.hotFresh();
     int narrowAt = kernel.narrowAt();
     for (int p = KeyedLayout.TICK; p < fresh.length; p++) {
-      if (p < narrowAt) {
+      if (p < narrowAt || !elements) {
         c.aload(0);
         c.intConstant(p);
         longConstant(c, fresh[p]);
@@ -172,6 +187,20 @@ final class KernelEmitter implements Opcodes {
     }
   }
 
+  /**
+   * Pushes the working copy's (local 0) narrow word {@code p}: its element, or, in the work
+   * format ({@code elements}), its bytes packed.
+   */
+  private static void narrowWord(Code c, int p, int narrowAt, boolean elements) {
+    if (elements) {
+      pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+    } else {
+      c.aload(0);
+      c.intConstant(p);
+      c.op(LALOAD);
+    }
+  }
+
   /** Pushes the word of the bytes from {@code at} on of the working copy in local {@code x}. */
   private static void pack(Code c, int x, int at) {
     for (int b = 0; b < 8; b++) {
@@ -194,7 +223,7 @@ final class KernelEmitter implements Opcodes {
    * and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
    * first, as {@link #expand} does, was tried and measured no better.)
    */
-  private static void store(Code c, KeyedKernel kernel) {
+  private static void store(Code c, KeyedKernel kernel, boolean elements) {
     int[] rep = kernel.hotRepresentatives();
     long[] constant = kernel.hotConstants();
     int narrowAt = kernel.narrowAt();
@@ -206,7 +235,7 @@ final class KernelEmitter implements Opcodes {
       if (p >= narrowAt) {
         if (mask[p] != 0) {
           // (word & mask) == (constant & mask): a constant word's mask is all ones
-          pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+          narrowWord(c, p, narrowAt, elements);
           if (mask[p] != -1L) {
             longConstant(c, mask[p]);
             c.op(LAND);
@@ -244,7 +273,7 @@ final class KernelEmitter implements Opcodes {
         c.intConstant(p);
         c.op(LALOAD);
       } else {
-        pack(c, 0, KeyedKernel.workAt(p, narrowAt));
+        narrowWord(c, p, narrowAt, elements);
       }
       c.op(LASTORE);
     }
@@ -276,7 +305,7 @@ final class KernelEmitter implements Opcodes {
    * One of the two {@code tickHot} methods ({@link KeyedKernel.Code#tickHot}): {@code expand}
    * into the working copy, the inputs, steps, commit and tick count as {@link #tick} runs them,
    * {@code store} back into the hot vector, the outputs from the working copy. With
-   * {@link KeyedKernel#localWork} the working copy is a new array of the tick's own, which the
+   * {@link KeyedKernel#elements} the working copy is a new array of the tick's own, which the
    * JIT replaces by its elements (it never leaves the tick: a tick that leaves the hot format
    * copies it into the kernel's, element by element).
    *
@@ -307,7 +336,7 @@ final class KernelEmitter implements Opcodes {
       c.place(ticked);
     }
     int work = WORK;
-    if (kernel.localWork()) {
+    if (kernel.elements()) {
       work = result + 1;
       c.intConstant(KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()));
       c.mv.visitIntInsn(NEWARRAY, T_LONG);
@@ -346,9 +375,16 @@ final class KernelEmitter implements Opcodes {
    * ({@link KeyedKernel.Steps#outputTo}); everything before the outputs is the same.
    */
   private static void tick(Code c, KeyedKernel kernel, boolean columns) {
-    toWork(c, kernel, columns ? 8 : 6);
-    inputsAndSteps(c, kernel, WORK);
-    fromWork(c, kernel);
+    int length = kernel.vectorLength();
+    if (kernel.elements()) {
+      toWork(c, kernel, columns ? 8 : 6);
+      inputsAndSteps(c, kernel, WORK);
+      fromWork(c, kernel);
+    } else {
+      copyVector(c, V, WORK, length);
+      inputsAndSteps(c, kernel, WORK);
+      copyVector(c, WORK, V, length);
+    }
     outputs(c, kernel, columns, WORK);
     c.op(ICONST_1);
     c.op(IRETURN);
@@ -434,11 +470,29 @@ final class KernelEmitter implements Opcodes {
   }
 
   /**
-   * The vector V into the working copy WORK ({@code KeyedKernel.toWork}): a short vector
-   * element by element at constant indices, which the JIT can follow (the steps' loads of the
-   * working copy then read what the copy or an earlier step stored, not memory; measured about
-   * 1 to 3 ns per tick less than {@code System.arraycopy}'s stub for {@code groupsum}), a longer
-   * one by the kernel's own loop.
+   * {@code from} into {@code to}, {@code length} elements. A short vector is copied element by
+   * element at constant indices, which the JIT can follow: the steps' loads of the working copy
+   * then read what the copy or an earlier step stored, not memory (measured: about 1 to 3 ns per
+   * tick less than {@code System.arraycopy}'s stub for {@code groupsum}'s 14 elements).
+   */
+  private static void copyVector(Code c, int from, int to, int length) {
+    if (length <= UNROLLED) {
+      copy(c, from, to, length);
+      return;
+    }
+    c.aload(from);
+    c.op(ICONST_0);
+    c.aload(to);
+    c.op(ICONST_0);
+    c.intConstant(length);
+    c.mv.visitMethodInsn(INVOKESTATIC, "java/lang/System", "arraycopy",
+        "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
+  }
+
+  /**
+   * The vector V into the working copy WORK in the work format ({@code KeyedKernel.toWork},
+   * {@link KeyedKernel#elements}), element by element at constant indices, as
+   * {@link #copyVector} copies; a longer one by the kernel's own loop.
    *
    * @param word a free local for a {@code long}
    */

@@ -82,17 +82,21 @@ public final class KeyedKernel {
   private final Hot hot;
   /** {@link #hotLength()}: a hot vector's length, or -1 (the tick's entry checks only this). */
   private final int hotLength;
-  /** {@link #localWork()}. */
-  private final boolean localWork;
+  /** {@link #elements()}. */
+  private final boolean elements;
   /**
-   * The longest working copy a generated hot tick allocates itself: HotSpot's C2 replaces an
-   * array that does not escape by its elements up to 64 ({@code EliminateAllocationArraySizeLimit}).
+   * The longest working copy a generated hot tick allocates itself: short enough that the
+   * generated conversions stay small enough for the JIT to inline (its limit for a hot callee
+   * is 325 bytes of bytecode, {@code FreqInlineSize}), and well under the 64 elements up to
+   * which C2 replaces an array by its elements ({@code EliminateAllocationArraySizeLimit}).
    */
-  static final int LOCAL_WORK = 64;
+  static final int LOCAL_WORK = 32;
+  /** The most step calls (inputs, steps, commits, outputs) of a hot tick with its own copy. */
+  static final int LOCAL_STEPS = 8;
 
-  private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh) {
-    this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
-    this.commitSteps = commitSteps(b.commits.stream().mapToInt(Integer::intValue).toArray());
+  private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh, Hot planned) {
+    this.steps = steps(b.codeArray());
+    this.commitSteps = commitSteps(b.commitArray());
     this.inputSteps = inputSteps(b);
     this.outputSteps = outputSteps(b);
     this.constantBits = new long[2 * b.constants.size()];
@@ -105,14 +109,13 @@ public final class KeyedKernel {
     this.outputs = outputSteps.length;
     this.compactLength = layout.compactLength();
     this.mayFail = b.mayFail;
-    this.work = new long[workLength(compactLength, layout.narrowAt)];
-    this.source = layout.evaluator.spec().file();
     this.narrowAt = layout.narrowAt;
-    this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
+    this.elements = b.elements;
+    this.work = new long[elements ? workLength(compactLength, narrowAt) : compactLength];
+    this.source = layout.evaluator.spec().file();
+    this.hot = planned != null ? planned : fresh == null ? null : Hot.plan(this, b, fresh);
     this.hotLength = hot == null ? -1 : hot.length;
-    this.localWork = hot != null && b.deepest <= 1
-        && workLength(compactLength, narrowAt) <= LOCAL_WORK;
-    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot, narrowAt);
+    this.code = new Interpreted(this);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
@@ -126,9 +129,15 @@ public final class KeyedKernel {
    */
   public static KeyedKernel of(KeyedLayout layout, long[] fresh) {
     try {
-      Builder b = new Builder(layout);
+      Builder b = new Builder(layout, false);
       b.build();
-      return new KeyedKernel(b, layout, fresh);
+      KeyedKernel k = new KeyedKernel(b, layout, fresh, null);
+      if (k.hot == null || !fitsWorkFormat(b, k)) {
+        return k;
+      }
+      Builder e = new Builder(layout, true); // the same steps, kinds as elements
+      e.build();
+      return new KeyedKernel(e, layout, fresh, k.hot);
     } catch (Unsupported u) {
       return null;
     }
@@ -159,16 +168,35 @@ public final class KeyedKernel {
   }
 
   /**
-   * Whether generated code runs a hot tick on a working copy of its own, a new array that never
-   * leaves the tick (the JIT then keeps its elements in registers: no copy in or out through
-   * memory), rather than on the kernel's shared one: when the program has a hot format, its
-   * working copy is at most {@value #LOCAL_WORK} long, and every step reads and writes it at
-   * constant positions (no history ring deeper than 1, whose samples a step finds by the ring's
-   * head). The kernel's own copy still gets the state of a tick that leaves the hot format
-   * ({@link #widened}).
+   * Whether this kernel's working copy is in the work format ({@link #workLength}: every kind in
+   * an element of its own, {@link Steps#ELEMENT}) rather than the vector's, and its generated
+   * hot tick runs on a working copy of its own: a new array that never leaves the tick, which
+   * the JIT keeps in registers (no copy in or out through memory), folding the constant kinds
+   * into the steps' tests. That needs every step and conversion inlined into the tick, else the
+   * array is allocated on every tick: so only for a small program with a hot format, whose work
+   * format is at most {@value #LOCAL_WORK} long, with at most {@value #LOCAL_STEPS} step calls,
+   * none of them a step the JIT does not inline ({@code numCompare}, over its 325-byte limit),
+   * and every position constant (no history ring deeper than 1, whose samples a step finds by
+   * the ring's head). Every tick of such a kernel, interpreted or not, uses the work format, so
+   * that the steps compiled on their own stay small enough for the JIT to inline them into the
+   * generated tick later. Other kernels keep the vector's format, where a tick copies words.
    */
-  public boolean localWork() {
-    return localWork;
+  public boolean elements() {
+    return elements;
+  }
+
+  private static boolean fitsWorkFormat(Builder b, KeyedKernel k) {
+    if (b.deepest > 1 || workLength(k.compactLength, k.narrowAt) > LOCAL_WORK) {
+      return false;
+    }
+    int calls = k.inputSteps.length + k.steps.length + k.commitSteps.length
+        + k.outputSteps.length;
+    for (Step s : k.steps) {
+      if (s.op == NUM_COMPARE) {
+        return false;
+      }
+    }
+    return calls <= LOCAL_STEPS;
   }
 
   /** The hot format as text (kernels of the same text read each other's hot vectors). */
@@ -261,6 +289,9 @@ public final class KeyedKernel {
 
   /** The key's wide vector after a tick that returned {@link #WIDENED} (a new array). */
   public long[] widened() {
+    if (!elements) {
+      return work.clone();
+    }
     long[] v = new long[compactLength];
     fromWork(work, v, narrowAt);
     return v;
@@ -269,13 +300,14 @@ public final class KeyedKernel {
   // ---- The work format -----------------------------------------------------------------------
 
   /**
-   * The length of a working copy of a vector of {@code length} elements whose narrow part
-   * starts at {@code narrowAt}: the payloads where the vector has them, then each byte of the
-   * narrow part (a kind, a flag, a ring's head or size; {@link KeyedLayout} packs eight to a
-   * {@code long}) in an element of its own, in order ({@link #workAt}). The steps read and
-   * write a kind as one element: plain array accesses at constant indices, which the JIT
-   * follows from a store to the next load, where a byte inside a {@code long} is either a
-   * read-modify-write of the word or a mismatched (Unsafe) access that the JIT does not follow.
+   * The length of a working copy in the work format ({@link #elements}) of a vector of
+   * {@code length} elements whose narrow part starts at {@code narrowAt}: the payloads where
+   * the vector has them, then each byte of the narrow part (a kind, a flag, a ring's head or
+   * size; {@link KeyedLayout} packs eight to a {@code long}) in an element of its own, in order
+   * ({@link #workAt}). The steps then read and write a kind as one element: plain array accesses
+   * at constant indices, which the JIT follows from a store to the next load and replaces by
+   * registers, where a byte inside a {@code long} is a mismatched (Unsafe) access that it does
+   * not follow.
    */
   public static int workLength(int length, int narrowAt) {
     return workAt(length, narrowAt);
@@ -384,7 +416,7 @@ public final class KeyedKernel {
       long[][] samples = new long[SAMPLES + 1][];
       samples[0] = fresh.clone();
       long[] v = fresh.clone();
-      long[] w = new long[workLength(v.length, n)];
+      long[] w = new long[k.elements ? workLength(length, n) : length];
       java.util.SplittableRandom r = new java.util.SplittableRandom(0x16L);
       byte[] kinds = new byte[k.inputs];
       long[] bits = new long[k.inputs];
@@ -878,28 +910,51 @@ public final class KeyedKernel {
     private final Step[] inputs;
     private final Step[] outputs;
     private final Hot hot;
+    /** The kernel's {@link KeyedKernel#elements}, and where the narrow part starts. */
+    private final boolean elements;
     private final int narrowAt;
 
-    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs, Hot hot,
-        int narrowAt) {
-      this.steps = steps;
-      this.commits = commits;
-      this.inputs = inputs;
-      this.outputs = outputs;
+    Interpreted(KeyedKernel k) {
+      this(k, k.hot);
+    }
+
+    private Interpreted(KeyedKernel k, Hot hot) {
+      this.steps = k.steps;
+      this.commits = k.commitSteps;
+      this.inputs = k.inputSteps;
+      this.outputs = k.outputSteps;
       this.hot = hot;
-      this.narrowAt = narrowAt;
+      this.elements = k.elements;
+      this.narrowAt = k.narrowAt;
     }
 
     /** A tick of the plan's samples on {@code v}: false when an input was refused. */
     static boolean sample(KeyedKernel k, long[] v, long[] w, byte[] kinds, long[] bits) {
-      Interpreted c = new Interpreted(k.steps, k.commitSteps, k.inputSteps, k.outputSteps, null,
-          k.narrowAt);
-      toWork(v, w, k.narrowAt);
+      Interpreted c = new Interpreted(k, null);
+      c.copyIn(v, w);
       if (!c.inputsAndSteps(w, k.constantBits, kinds, bits)) {
         return false;
       }
-      fromWork(w, v, k.narrowAt);
+      c.copyOut(w, v);
       return true;
+    }
+
+    /** The vector {@code v} into the working copy {@code w}. */
+    private void copyIn(long[] v, long[] w) {
+      if (elements) {
+        toWork(v, w, narrowAt);
+      } else {
+        System.arraycopy(v, 0, w, 0, v.length);
+      }
+    }
+
+    /** The working copy {@code w} into the vector {@code v}. */
+    private void copyOut(long[] w, long[] v) {
+      if (elements) {
+        fromWork(w, v, narrowAt);
+      } else {
+        System.arraycopy(w, 0, v, 0, v.length);
+      }
     }
 
     private boolean inputsAndSteps(long[] w, long[] cb, byte[] kinds, long[] bits) {
@@ -942,7 +997,11 @@ public final class KeyedKernel {
 
     /** The hot vector widened into w, the tick on w, then w stored into h when it fits. */
     private int hotSteps(long[] h, long[] w, long[] cb, Row input) {
-      hot.expandWork(h, w);
+      if (elements) {
+        hot.expandWork(h, w);
+      } else {
+        hot.expand(h, w);
+      }
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -952,10 +1011,14 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      if (!hot.holdsWork(w)) {
+      if (elements ? !hot.holdsWork(w) : !hot.holds(w)) {
         return WIDENED;
       }
-      hot.storeWork(w, h);
+      if (elements) {
+        hot.storeWork(w, h);
+      } else {
+        hot.store(w, h);
+      }
       return IN_PLACE;
     }
 
@@ -986,7 +1049,7 @@ public final class KeyedKernel {
 
     /** The inputs, steps, commit and tick count on the copy, then the copy into v. */
     private boolean inAndSteps(long[] v, long[] w, long[] cb, Row input) {
-      toWork(v, w, narrowAt);
+      copyIn(v, w);
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -996,7 +1059,7 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      fromWork(w, v, narrowAt);
+      copyOut(w, v);
       return true;
     }
 
@@ -1046,28 +1109,104 @@ public final class KeyedKernel {
 
   /**
    * The steps' semantics, one method per node kind, each the node's own {@code compute()} (and
-   * {@code commit()}) on a working copy's positions ({@link KeyedKernel#workLength}): a value's
-   * kind is element {@code t} (a byte of the vector's narrow part, which {@link KeyedLayout}
-   * packs eight to a {@code long}) and its payload {@code v[b]}; a literal's are {@code cb[~t]}
-   * and {@code cb[~b]}. Every element of a kind holds 0 to 255.
+   * {@code commit()}) on vector positions: a value's kind is byte {@code t} of the vector
+   * (its narrow part, eight kinds to a {@code long}, as {@link KeyedLayout} packs them), or, in
+   * a working copy in the work format, its element ({@link #ELEMENT}), and its payload
+   * {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
    * Public for the generated code, which calls them with constant positions (the JIT inlines
    * them and folds the positions). Not an API.
    */
   public static final class Steps {
+    /** Diagnostics: kinds read and written with shifts and masks, not as bytes ({@link #BYTES}). */
+    public static final String SHIFTS_PROPERTY = "dataflow.kernel.shifts";
+
     private Steps() {}
 
     private static long bits(long[] v, long[] cb, int at) {
       return at >= 0 ? v[at] : cb[~at];
     }
 
-    /** The kind in element {@code at} of the working copy, or a literal's ({@code at < 0}). */
+    /**
+     * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
+     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go.
+     */
+    private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
+    private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+    /**
+     * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
+     * little-endian machine (where byte {@code at} of a {@code long[]}'s memory is byte
+     * {@code at & 7} of element {@code at >>> 3}, which is how {@link KeyedLayout} packs the
+     * narrow part), unless {@value #SHIFTS_PROPERTY} is set; else with shifts and masks.
+     */
+    static final boolean BYTES = U != null
+        && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+        && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
+
+    /**
+     * Kind positions at or past this are elements of a working copy in the work format
+     * ({@link KeyedKernel#workLength}), less this: the generated hot tick's own working copy
+     * ({@link KeyedKernel#elements}). Below it a kind is a byte of the vector's packed narrow
+     * part. A constant position folds the test away in generated code.
+     */
+    public static final int ELEMENT = 1 << 24;
+
+    /**
+     * The kind at byte {@code at} of the vector's memory (the narrow part, eight kinds to a
+     * {@code long}, little endian), in element {@code at - ELEMENT} of a working copy in the work
+     * format ({@code at >= ELEMENT}), or a literal's ({@code at < 0}).
+     *
+     * <p>With {@link #BYTES}, one byte load; else a shift of the element. A byte store and load
+     * instead of a read-modify-write of a word that a dozen kinds share: measured 0.5 to 2.5 ns
+     * of a 25 ns {@code groupsum} tick (docs/performance.md, keyed monitors, eighth pass). The
+     * byte is the same either way; {@code at} is below the narrow part's end, inside a vector
+     * of the kernel's length (the builder checks it, {@link KeyedKernel#tick} checks the
+     * length), so no bounds check is left out that could fail.
+     */
     static byte get(long[] v, long[] cb, int at) {
-      return at < 0 ? (byte) cb[~at] : (byte) v[at];
+      // Under the JIT's 35 bytes, so inlined at every site, however rare: a site not inlined
+      // would let a hot tick's own working copy escape (see KeyedKernel.elements).
+      if (at >= ELEMENT) {
+        return (byte) v[at - ELEMENT];
+      }
+      return at < 0 ? (byte) cb[~at] : getPacked(v, at);
     }
 
-    /** Writes the kind in element {@code at} (as {@link #get} reads it; 0 to 255, as unpacked). */
+    /** {@link #get} of a byte of the vector's memory. */
+    private static byte getPacked(long[] v, int at) {
+      return BYTES ? U.getByte(v, BASE + at) : getShifted(v, at);
+    }
+
+    /**
+     * Writes the kind at byte {@code at} of the vector's memory, or in an element (0 to 255), as
+     * {@link #get} reads it.
+     */
     static void put(long[] v, int at, byte kind) {
-      v[at] = kind & 0xFF;
+      if (at >= ELEMENT) {
+        v[at - ELEMENT] = kind & 0xFF; // under 35 bytes, as get
+      } else {
+        putPacked(v, at, kind);
+      }
+    }
+
+    /** {@link #put} of a byte of the vector's memory. */
+    private static void putPacked(long[] v, int at, byte kind) {
+      if (BYTES) {
+        U.putByte(v, BASE + at, kind);
+      } else {
+        putShifted(v, at, kind);
+      }
+    }
+
+    /** {@link #get} of a vector position with shifts (no {@code Unsafe}; tests compare). */
+    static byte getShifted(long[] v, int at) {
+      return (byte) (v[at >>> 3] >>> (at << 3));
+    }
+
+    /** {@link #put} with a read-modify-write of the element (no {@code Unsafe}). */
+    static void putShifted(long[] v, int at, byte kind) {
+      int w = at >>> 3;
+      int shift = at << 3;
+      v[w] = v[w] & ~(0xFFL << shift) | (kind & 0xFFL) << shift;
     }
 
     /**
@@ -1448,15 +1587,28 @@ public final class KeyedKernel {
     int[] outBits;
 
     /**
-     * Where byte 0 of the vector's narrow part is in a working copy (see
-     * {@link KeyedKernel#workLength}): a kind's position is this plus its byte's.
+     * Where byte 0 of the vector's narrow part is: a kind's position is this plus its byte's
+     * (in the vector's memory, or, with {@code elements}, in a working copy in the work format,
+     * see {@link Steps#ELEMENT}).
      */
     private final int base;
 
-    Builder(KeyedLayout layout) {
+    /** Whether kind positions are in the work format. */
+    final boolean elements;
+
+    Builder(KeyedLayout layout, boolean elements) {
       this.layout = layout;
       this.e = layout.evaluator;
-      this.base = layout.narrowAt;
+      this.elements = elements;
+      this.base = elements ? Steps.ELEMENT + layout.narrowAt : 8 * layout.narrowAt;
+    }
+
+    int[] codeArray() {
+      return code.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    int[] commitArray() {
+      return commits.stream().mapToInt(Integer::intValue).toArray();
     }
 
     void build() {
@@ -1573,8 +1725,9 @@ public final class KeyedKernel {
       if (wide != layout.narrowAt) {
         throw new IllegalStateException("layout mismatch: " + wide + " != " + layout.narrowAt);
       }
-      // Every kind, flag and ring position is a byte of the narrow part: inside a working copy.
-      if (narrow > workLength(layout.compactLength(), layout.narrowAt)) {
+      // Every kind, flag and ring position is a byte of the narrow part: inside a vector of the
+      // compact length, which get and put address without bounds checks (see Steps).
+      if (narrow - base > 8 * (layout.compactLength() - layout.narrowAt)) {
         throw new IllegalStateException("layout mismatch: byte " + (narrow - base)
             + " past the vector's narrow part");
       }
