@@ -26,9 +26,25 @@ public class KeyedMonitorBench {
   /** The specification: per key, the running sum of its values. */
   static final String GROUPSUM = "in val: Int\nout sum: Int\nsum = default(sum[1], 0) + val\n";
 
+  /**
+   * Other specifications of one {@code Int} input, run by the same loop: a window of three
+   * samples ({@code window3}: history rings deeper than 1) and three outputs with a comparison
+   * ({@code three}), to see that what speeds up {@code groupsum} slows nothing else.
+   */
+  static final java.util.Map<String, String> SPECS = java.util.Map.of(
+      "groupsum", GROUPSUM,
+      "window3", "in val: Int\nout w: Int = default(val[1], 0) + default(val[2], 0)"
+          + " + default(val[3], 0)\n",
+      "three", "in val: Int\nout s: Int = default(s[1], 0) + val\n"
+          + "out c: Int = default(c[1], 0) + 1\nout m: Bool = s > 10\n");
+
   /** How many keys the events spread over. */
   @Param({"1000"})
   public int keys;
+
+  /** The specification, by its name in {@link #SPECS}. */
+  @Param({"groupsum"})
+  public String spec = "groupsum";
 
   private KeyedMonitor monitor;
   private Long[] order;
@@ -39,7 +55,7 @@ public class KeyedMonitorBench {
 
   @Setup
   public void setup() {
-    monitor = KeyedMonitor.create(DataflowProgram.compile("groupsum.dsrv", GROUPSUM));
+    monitor = KeyedMonitor.create(DataflowProgram.compile(spec + ".dsrv", SPECS.get(spec)));
     Long[] boxed = new Long[keys];
     for (int i = 0; i < keys; i++) {
       boxed[i] = (long) i;

@@ -11,8 +11,9 @@ import java.lang.management.ManagementFactory;
  * gives the CPU time of the driver threads and of the controller thread per record);
  * {@code steppedcounter|steppedgroupsum [runs]} the same pipeline stepped on one thread (the
  * pipeline's own work per record, no hand-offs);
- * {@code monitor [runs] [keys]} runs {@link KeyedMonitorBench}'s loop over {@code keys} keys
- * (default 1000) on one thread and reports its thread's CPU time; {@code floor},
+ * {@code monitor [runs] [keys] [spec]} runs {@link KeyedMonitorBench}'s loop over {@code keys}
+ * keys (default 1000) of specification {@code spec} (default {@code groupsum}, see
+ * {@link KeyedMonitorBench#SPECS}) on one thread and reports its thread's CPU time; {@code floor},
  * {@code floorlong}, {@code floorlongfib} and {@code floorlongahead} {@code [runs] [keys]} the key lookup and vector
  * touch alone (below).
  */
@@ -24,7 +25,8 @@ public final class KeyedPipelineCpu {
     String which = args.length > 0 ? args[0] : "groupsum";
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
     if (which.equals("monitor")) {
-      monitor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000);
+      monitor(runs, args.length > 2 ? Integer.parseInt(args[2]) : 1000,
+          args.length > 3 ? args[3] : "groupsum");
       return;
     }
     if (which.startsWith("floor")) {
@@ -216,9 +218,10 @@ public final class KeyedPipelineCpu {
   }
 
   /** {@link KeyedMonitorBench}'s loop: thread CPU time per event, 20 M events per run. */
-  private static void monitor(int runs, int keys) {
+  private static void monitor(int runs, int keys, String spec) {
     KeyedMonitorBench b = new KeyedMonitorBench();
     b.keys = keys;
+    b.spec = spec;
     b.setup();
     java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     int n = 20_000_000;
@@ -235,8 +238,8 @@ public final class KeyedPipelineCpu {
       long wall = System.nanoTime() - t0;
       long cpu = threads.getCurrentThreadCpuTime() - cpu0;
       long bytes = allocation.getThreadAllocatedBytes(self) - bytes0;
-      System.out.printf("monitor groupsum (%d keys) run %d: %.1f ns/event wall, %.1f ns/event"
-          + " CPU, %.1f B/event allocated, load %.2f%n", keys, r, wall / (double) n,
+      System.out.printf("monitor %s (%d keys) run %d: %.1f ns/event wall, %.1f ns/event"
+          + " CPU, %.1f B/event allocated, load %.2f%n", spec, keys, r, wall / (double) n,
           cpu / (double) n, bytes / (double) n,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
