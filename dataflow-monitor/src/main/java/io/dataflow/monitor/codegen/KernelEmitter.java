@@ -17,9 +17,7 @@ import org.objectweb.asm.Type;
  * holds no object, so the classes of one program are interchangeable.
  *
  * <p>The steps run on the kernel's working copy of the key's vector (one array, reused, so it
- * stays in the first-level cache), copied in before and out after (converted, in the work format
- * of a small program, {@link KeyedKernel#elements}, whose hot tick has a copy of its own, see
- * {@link #tickHot}): a tick that fails leaves
+ * stays in the first-level cache), copied in before and out after: a tick that fails leaves
  * the key's vector as it was without a backup per tick, and the inputs and outputs are moved
  * with constant positions instead of loops over the kernel's tables.
  */
@@ -27,7 +25,7 @@ final class KernelEmitter implements Opcodes {
   private static final String STEPS = Type.getInternalName(KeyedKernel.Steps.class);
   private static final String ROW = Type.getInternalName(Row.class);
   private static final String DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)Z";
-  /** The longest vector copied element by element (see {@link #copyVector}). */
+  /** The longest vector copied element by element (see {@link #copy}). */
   private static final int UNROLLED = 32;
   // The tick's arguments: this, v, work, constants, input, output.
   private static final int V = 1;
@@ -49,16 +47,10 @@ final class KernelEmitter implements Opcodes {
     tick(cls.method(ACC_PUBLIC, "tick", DESCRIPTOR), kernel, false);
     tick(cls.method(ACC_PUBLIC, "tick", COLUMNS_DESCRIPTOR), kernel, true);
     if (kernel.hotLength() > 0) {
-      boolean elements = kernel.elements();
-      expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel, elements);
-      expandFresh(cls.method(ACC_PRIVATE | ACC_STATIC, "expandFresh", "([J)V"), kernel,
-          elements);
-      store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel, elements);
-      for (boolean columns : new boolean[] {false, true}) {
-        String descriptor = columns ? HOT_COLUMNS_DESCRIPTOR : HOT_DESCRIPTOR;
-        tickHot(cls.method(ACC_PUBLIC, "tickHot", descriptor), kernel, columns, false);
-        tickHot(cls.method(ACC_PRIVATE, "tickFresh", descriptor), kernel, columns, true);
-      }
+      expand(cls.method(ACC_PRIVATE | ACC_STATIC, "expand", "([J[J)V"), kernel);
+      store(cls.method(ACC_PRIVATE | ACC_STATIC, "store", "([J[J)I"), kernel);
+      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR), kernel, false);
+      tickHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR), kernel, true);
     } else {
       refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_DESCRIPTOR));
       refuseHot(cls.method(ACC_PUBLIC, "tickHot", HOT_COLUMNS_DESCRIPTOR));
@@ -77,21 +69,19 @@ final class KernelEmitter implements Opcodes {
   }
 
   /**
-   * {@code expand(h, w)}: the working copy {@code w} of the hot vector {@code h}, every position
-   * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out
-   * from its representative's place or its constant, a narrow word from its place or its
-   * constant; in the work format ({@code elements}) the narrow part's bytes, from their kept
-   * word or, where the plan has them constant, as constants (the JIT folds the steps' tests of
-   * them); all but {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w}
-   * when the key widens).
+   * {@code expand(h, w)}: the wide vector {@code w} of the hot vector {@code h}, every position
+   * a constant ({@code KeyedKernel.Hot.expand}): a kept payload from its place, one left out from
+   * its representative's place or its constant, the narrow part's words as they are; all but
+   * {@code LAST_SEEN}, which no step reads ({@link #store} puts it into {@code w} when the key
+   * widens).
    *
    * <p>Each word of {@code h} is loaded once, into a local, before the first store: the JIT
    * cannot tell {@code h} and {@code w} apart, so a load after a store into {@code w} would be
    * done again (a payload with copies, such as {@code groupsum}'s previous sum, once per copy).
    */
-  private static void expand(Code c, KeyedKernel kernel, boolean elements) {
+  private static void expand(Code c, KeyedKernel kernel) {
     int length = kernel.vectorLength();
-    int[] source = kernel.hotFrom();
+    int[] source = expansion(kernel);
     int locals = 2;
     int[] local = new int[kernel.hotLength()];
     for (int p = KeyedLayout.TICK; p < length; p++) {
@@ -106,8 +96,7 @@ final class KernelEmitter implements Opcodes {
       }
     }
     long[] constant = kernel.hotConstants();
-    int narrowAt = kernel.narrowAt();
-    for (int p = KeyedLayout.TICK; p < narrowAt; p++) {
+    for (int p = KeyedLayout.TICK; p < length; p++) {
       c.aload(1);
       c.intConstant(p);
       if (source[p] >= 0) {
@@ -117,135 +106,44 @@ final class KernelEmitter implements Opcodes {
       }
       c.op(LASTORE);
     }
-    long[] mask = kernel.hotMasks();
-    for (int p = narrowAt; p < length; p++) {
-      int word = source[p] < 0 ? -1 : local[source[p]];
-      if (elements) {
-        unpack(c, word, 1, KeyedKernel.workAt(p, narrowAt), mask[p], constant[p]);
-      } else {
-        c.aload(1);
-        c.intConstant(p);
-        if (word < 0) {
-          longConstant(c, constant[p]);
-        } else {
-          c.lload(word);
-        }
-        c.op(LASTORE);
-      }
-    }
     c.op(RETURN);
     c.end();
   }
 
-  /**
-   * {@code expandFresh(w)}: a new key's state ({@link KeyedKernel#hotFresh}) into the working
-   * copy {@code w} (in the work format with {@code elements}), every element a constant (the JIT
-   * folds what the steps test of it), all but {@code LAST_SEEN} (as {@link #expand}).
-   */
-  private static void expandFresh(Code c, KeyedKernel kernel, boolean elements) {
-    long[] fresh = kernel.hotFresh();
+  /** Per wide position: its place in a hot vector, or -1 for a constant (see {@link #expand}). */
+  private static int[] expansion(KeyedKernel kernel) {
+    int[] from = kernel.hotFrom();
     int narrowAt = kernel.narrowAt();
-    for (int p = KeyedLayout.TICK; p < fresh.length; p++) {
-      if (p < narrowAt || !elements) {
-        c.aload(0);
-        c.intConstant(p);
-        longConstant(c, fresh[p]);
-        c.op(LASTORE);
+    int length = kernel.vectorLength();
+    int hotNarrow = kernel.hotLength() - (length - narrowAt);
+    int[] source = new int[length];
+    for (int p = 0; p < length; p++) {
+      if (p < KeyedLayout.HEADER) {
+        source[p] = p;
+      } else if (p >= narrowAt) {
+        source[p] = hotNarrow + p - narrowAt;
       } else {
-        unpack(c, -1, 0, KeyedKernel.workAt(p, narrowAt), -1L, fresh[p]);
+        source[p] = from[p];
       }
     }
-    c.op(RETURN);
-    c.end();
-  }
-
-  /**
-   * The bytes of the word in local {@code word} into the working copy in local {@code x}, from
-   * {@code at} on ({@code KeyedKernel.unpack}); the bytes in {@code mask} (0xFF each) are
-   * {@code constant}'s instead, written as constants (the JIT then folds the steps' tests of
-   * them).
-   */
-  private static void unpack(Code c, int word, int x, int at, long mask, long constant) {
-    for (int b = 0; b < 8; b++) {
-      c.aload(x);
-      c.intConstant(at + b);
-      if ((mask >>> (8 * b) & 0xFF) != 0) {
-        longConstant(c, constant >>> (8 * b) & 0xFF);
-        c.op(LASTORE);
-        continue;
-      }
-      c.lload(word);
-      if (b > 0) {
-        c.intConstant(8 * b);
-        c.op(LUSHR);
-      }
-      if (b < 7) {
-        longConstant(c, 0xFF);
-        c.op(LAND);
-      }
-      c.op(LASTORE);
-    }
-  }
-
-  /**
-   * Pushes the working copy's (local 0) narrow word {@code p}: its element, or, in the work
-   * format ({@code elements}), its bytes packed.
-   */
-  private static void narrowWord(Code c, int p, int narrowAt, boolean elements) {
-    if (elements) {
-      pack(c, 0, KeyedKernel.workAt(p, narrowAt));
-    } else {
-      c.aload(0);
-      c.intConstant(p);
-      c.op(LALOAD);
-    }
-  }
-
-  /** Pushes the word of the bytes from {@code at} on of the working copy in local {@code x}. */
-  private static void pack(Code c, int x, int at) {
-    for (int b = 0; b < 8; b++) {
-      c.aload(x);
-      c.intConstant(at + b);
-      c.op(LALOAD);
-      if (b > 0) {
-        c.intConstant(8 * b);
-        c.op(LSHL);
-        c.op(LOR);
-      }
-    }
+    return source;
   }
 
   /**
    * {@code store(w, h)}: {@link KeyedKernel#WIDENED} when a payload the hot format leaves out
-   * differs from its representative or constant, or a constant byte of the narrow part from its
-   * constant ({@code h} untouched, {@code w} given {@code h}'s {@code LAST_SEEN}), else
-   * {@code w}'s kept payloads, tick count and kept narrow words (packed again) into {@code h}
-   * and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
+   * differs from its representative or constant ({@code h} untouched, {@code w} given
+   * {@code h}'s {@code LAST_SEEN}), else {@code w}'s kept payloads, tick count and narrow words
+   * into {@code h} and {@link KeyedKernel#IN_PLACE}. (Loading every word of {@code w} into locals
    * first, as {@link #expand} does, was tried and measured no better.)
    */
-  private static void store(Code c, KeyedKernel kernel, boolean elements) {
+  private static void store(Code c, KeyedKernel kernel) {
     int[] rep = kernel.hotRepresentatives();
     long[] constant = kernel.hotConstants();
     int narrowAt = kernel.narrowAt();
     int length = kernel.vectorLength();
-    int[] source = kernel.hotFrom();
-    long[] mask = kernel.hotMasks();
+    int[] source = expansion(kernel);
     Label wide = new Label();
-    for (int p = KeyedLayout.HEADER; p < length; p++) {
-      if (p >= narrowAt) {
-        if (mask[p] != 0) {
-          // (word & mask) == (constant & mask): a constant word's mask is all ones
-          narrowWord(c, p, narrowAt, elements);
-          if (mask[p] != -1L) {
-            longConstant(c, mask[p]);
-            c.op(LAND);
-          }
-          longConstant(c, constant[p] & mask[p]);
-          c.op(LCMP);
-          c.jump(IFNE, wide);
-        }
-        continue;
-      }
+    for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
       if (rep[p] == p) {
         continue;
       }
@@ -263,18 +161,14 @@ final class KernelEmitter implements Opcodes {
       c.jump(IFNE, wide);
     }
     for (int p = KeyedLayout.TICK; p < length; p++) {
-      if (rep[p] != p) {
+      if (p >= KeyedLayout.HEADER && p < narrowAt && rep[p] != p) {
         continue;
       }
       c.aload(1);
       c.intConstant(source[p]);
-      if (p < narrowAt) {
-        c.aload(0);
-        c.intConstant(p);
-        c.op(LALOAD);
-      } else {
-        narrowWord(c, p, narrowAt, elements);
-      }
+      c.aload(0);
+      c.intConstant(p);
+      c.op(LALOAD);
       c.op(LASTORE);
     }
     c.intConstant(KeyedKernel.IN_PLACE);
@@ -304,66 +198,19 @@ final class KernelEmitter implements Opcodes {
   /**
    * One of the two {@code tickHot} methods ({@link KeyedKernel.Code#tickHot}): {@code expand}
    * into the working copy, the inputs, steps, commit and tick count as {@link #tick} runs them,
-   * {@code store} back into the hot vector, the outputs from the working copy. With
-   * {@link KeyedKernel#elements} the working copy is a new array of the tick's own, which the
-   * JIT replaces by its elements (it never leaves the tick: a tick that leaves the hot format
-   * copies it into the kernel's, element by element).
-   *
-   * <p>A hot vector of tick count 0 is a new key's ({@link KeyedKernel#hotLength}): {@code tickHot}
-   * hands it to {@code tickFresh}, the same tick with the fresh state as constants in place of
-   * {@code expand} ({@code fresh}).
+   * {@code store} back into the hot vector, the outputs from the working copy.
    */
-  private static void tickHot(Code c, KeyedKernel kernel, boolean columns, boolean fresh) {
+  private static void tickHot(Code c, KeyedKernel kernel, boolean columns) {
     int result = columns ? 8 : 6;
-    if (!fresh) {
-      Label ticked = new Label();
-      c.aload(V);
-      c.intConstant(KeyedLayout.TICK);
-      c.op(LALOAD);
-      c.op(LCONST_0);
-      c.op(LCMP);
-      c.jump(IFNE, ticked);
-      for (int a = 0; a <= (columns ? AT : OUTPUT); a++) {
-        if (columns && a == AT) {
-          c.iload(a);
-        } else {
-          c.aload(a);
-        }
-      }
-      c.mv.visitMethodInsn(INVOKESPECIAL, c.owner(), "tickFresh",
-          columns ? HOT_COLUMNS_DESCRIPTOR : HOT_DESCRIPTOR, false);
-      c.op(IRETURN);
-      c.place(ticked);
-    }
-    int work = WORK;
-    if (kernel.elements()) {
-      work = result + 1;
-      c.intConstant(KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()));
-      c.mv.visitIntInsn(NEWARRAY, T_LONG);
-      c.astore(work);
-    }
-    if (fresh) {
-      c.aload(work);
-      c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expandFresh", "([J)V", false);
-    } else {
-      c.aload(V);
-      c.aload(work);
-      c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
-    }
-    inputsAndSteps(c, kernel, work);
-    c.aload(work);
+    c.aload(V);
+    c.aload(WORK);
+    c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
+    inputsAndSteps(c, kernel);
+    c.aload(WORK);
     c.aload(V);
     c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "store", "([J[J)I", false);
     c.istore(result);
-    if (work != WORK) {
-      Label kept = new Label();
-      c.iload(result);
-      c.intConstant(KeyedKernel.WIDENED);
-      c.jump(IF_ICMPNE, kept);
-      copy(c, work, WORK, KeyedKernel.workLength(kernel.vectorLength(), kernel.narrowAt()));
-      c.place(kept);
-    }
-    outputs(c, kernel, columns, work);
+    outputs(c, kernel, columns, WORK);
     c.iload(result);
     c.op(IRETURN);
     c.end();
@@ -376,30 +223,21 @@ final class KernelEmitter implements Opcodes {
    */
   private static void tick(Code c, KeyedKernel kernel, boolean columns) {
     int length = kernel.vectorLength();
-    if (kernel.elements()) {
-      toWork(c, kernel, columns ? 8 : 6);
-      inputsAndSteps(c, kernel, WORK);
-      fromWork(c, kernel);
-    } else {
-      copyVector(c, V, WORK, length);
-      inputsAndSteps(c, kernel, WORK);
-      copyVector(c, WORK, V, length);
-    }
-    outputs(c, kernel, columns, WORK);
+    copy(c, V, WORK, length);
+    inputsAndSteps(c, kernel);
+    copy(c, WORK, V, length);
+    outputs(c, kernel, columns, V);
     c.op(ICONST_1);
     c.op(IRETURN);
     c.end();
   }
 
-  /**
-   * The inputs (returning 0, false, on a refused kind), steps, commit and tick count on the
-   * working copy in local {@code work}.
-   */
-  private static void inputsAndSteps(Code c, KeyedKernel kernel, int work) {
+  /** The inputs (returning 0, false, on a refused kind), steps, commit and tick count on WORK. */
+  private static void inputsAndSteps(Code c, KeyedKernel kernel) {
     List<KeyedKernel.Step> inputs = kernel.inputSteps();
     for (int i = 0; i < inputs.size(); i++) {
       // Steps.input(work, constants, input.kind(i), input.bits(i), args...) or return false
-      c.aload(work);
+      c.aload(WORK);
       c.aload(CONSTANTS);
       c.aload(INPUT);
       c.intConstant(i);
@@ -414,9 +252,9 @@ final class KernelEmitter implements Opcodes {
       c.op(IRETURN);
       c.place(next);
     }
-    calls(c, kernel.steps(), work);
-    calls(c, kernel.commitSteps(), work);
-    c.aload(work);
+    calls(c, kernel.steps());
+    calls(c, kernel.commitSteps());
+    c.aload(WORK);
     c.mv.visitMethodInsn(INVOKESTATIC, STEPS, "advance", "([J)V", false);
   }
 
@@ -444,9 +282,9 @@ final class KernelEmitter implements Opcodes {
   }
 
   /** One static call per step: (work, literals, positions...). */
-  private static void calls(Code c, List<KeyedKernel.Step> steps, int work) {
+  private static void calls(Code c, List<KeyedKernel.Step> steps) {
     for (KeyedKernel.Step s : steps) {
-      c.aload(work);
+      c.aload(WORK);
       c.aload(CONSTANTS);
       call(c, "([J[J", s, "V");
     }
@@ -475,9 +313,16 @@ final class KernelEmitter implements Opcodes {
    * then read what the copy or an earlier step stored, not memory (measured: about 1 to 3 ns per
    * tick less than {@code System.arraycopy}'s stub for {@code groupsum}'s 14 elements).
    */
-  private static void copyVector(Code c, int from, int to, int length) {
+  private static void copy(Code c, int from, int to, int length) {
     if (length <= UNROLLED) {
-      copy(c, from, to, length);
+      for (int k = 0; k < length; k++) {
+        c.aload(to);
+        c.intConstant(k);
+        c.aload(from);
+        c.intConstant(k);
+        c.op(LALOAD);
+        c.op(LASTORE);
+      }
       return;
     }
     c.aload(from);
@@ -487,72 +332,5 @@ final class KernelEmitter implements Opcodes {
     c.intConstant(length);
     c.mv.visitMethodInsn(INVOKESTATIC, "java/lang/System", "arraycopy",
         "(Ljava/lang/Object;ILjava/lang/Object;II)V", false);
-  }
-
-  /**
-   * The vector V into the working copy WORK in the work format ({@code KeyedKernel.toWork},
-   * {@link KeyedKernel#elements}), element by element at constant indices, as
-   * {@link #copyVector} copies; a longer one by the kernel's own loop.
-   *
-   * @param word a free local for a {@code long}
-   */
-  private static void toWork(Code c, KeyedKernel kernel, int word) {
-    int length = kernel.vectorLength();
-    int narrowAt = kernel.narrowAt();
-    if (length > UNROLLED) {
-      convert(c, "toWork", V, WORK, narrowAt);
-      return;
-    }
-    copy(c, V, WORK, narrowAt);
-    for (int n = narrowAt; n < length; n++) {
-      c.aload(V);
-      c.intConstant(n);
-      c.op(LALOAD);
-      c.lstore(word);
-      unpack(c, word, WORK, KeyedKernel.workAt(n, narrowAt), 0, 0);
-    }
-  }
-
-  /** The working copy WORK into the vector V ({@link #toWork}'s inverse). */
-  private static void fromWork(Code c, KeyedKernel kernel) {
-    int length = kernel.vectorLength();
-    int narrowAt = kernel.narrowAt();
-    if (length > UNROLLED) {
-      convert(c, "fromWork", WORK, V, narrowAt);
-      return;
-    }
-    for (int k = 0; k < length; k++) {
-      c.aload(V);
-      c.intConstant(k);
-      if (k < narrowAt) {
-        c.aload(WORK);
-        c.intConstant(k);
-        c.op(LALOAD);
-      } else {
-        pack(c, WORK, KeyedKernel.workAt(k, narrowAt));
-      }
-      c.op(LASTORE);
-    }
-  }
-
-  /** Elements 0 to {@code count - 1} of the array in local {@code from} into local {@code to}. */
-  private static void copy(Code c, int from, int to, int count) {
-    for (int k = 0; k < count; k++) {
-      c.aload(to);
-      c.intConstant(k);
-      c.aload(from);
-      c.intConstant(k);
-      c.op(LALOAD);
-      c.op(LASTORE);
-    }
-  }
-
-  /** A call of the kernel's conversion {@code method} ({@code toWork}, {@code fromWork}). */
-  private static void convert(Code c, String method, int from, int to, int narrowAt) {
-    c.aload(from);
-    c.aload(to);
-    c.intConstant(narrowAt);
-    c.mv.visitMethodInsn(INVOKESTATIC, Type.getInternalName(KeyedKernel.class), method,
-        "([J[JI)V", false);
   }
 }
