@@ -45,9 +45,10 @@ import java.util.function.BiConsumer;
  * is what a lone monitor's first ticks hold, so snapshots do not depend on the path; a snapshot
  * loads the key into the working monitor.
  * <p>A key the kernel evaluates is resident in a shorter <em>hot</em> vector while its state
- * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload
- * are left out, and every tick checks that they still do, else the key goes back to the usual
- * vector). Everything other than a tick in place sees the usual vector, converted on demand
+ * allows ({@link KeyedKernel#hotLength}: the payloads that equal a constant or another payload,
+ * and the kinds that stay the same, are left out, and every tick checks that they still do,
+ * else the key goes back to the usual vector; a new key's hot vector stands for the fresh
+ * state). Everything other than a tick in place sees the usual vector, converted on demand
  * ({@link KeyedKernel#widen}, {@link KeyedKernel#compact}): snapshots and checkpoints read a
  * widened copy, a fallback to the working monitor and a reconfiguration widen the key first.
  * <p>These keep a whole interpreting {@link DataflowMonitor} instead (kilobytes per key):
@@ -351,7 +352,7 @@ public final class KeyedMonitor {
         }
         v = widen(key, v);
       } else if (k != null && k.tick(v, input, output)) {
-        tickedInPlace(v, k);
+        tickedInPlace(key, v, t, k);
         return t;
       }
       tick(key, v, null, input, output);
@@ -366,10 +367,21 @@ public final class KeyedMonitor {
     return state != null ? state : newKey(Objects.requireNonNull(key, "key"));
   }
 
-  /** Bookkeeping after the kernel evaluated a tick of {@code v} in place. */
-  private void tickedInPlace(long[] v, KeyedKernel k) {
+  /**
+   * Bookkeeping after the kernel evaluated tick {@code t} of the wide vector {@code v} in place:
+   * after the key's first tick, its second, fourth, eighth and so on, the key moves to the hot
+   * format when its state fits (a key that left the format comes back once its state fits
+   * again, at a cost that shrinks with its age).
+   */
+  private void tickedInPlace(Object key, long[] v, long t, KeyedKernel k) {
     if (resident == v) {
       resident = null; // the working monitor's copy of this key is stale now
+    }
+    if (hotLength > 0 && (t & (t + 1)) == 0) {
+      long[] h = k.compact(v);
+      if (h != null) {
+        keys.put(key, h);
+      }
     }
     if (!codeRequested && ++inPlaceTicks >= DataflowMonitor.Fusion.BACKGROUND_AFTER_TICKS) {
       codeRequested = true; // as a monitor's own code: generated once the keys proved busy
@@ -456,7 +468,7 @@ public final class KeyedMonitor {
         }
         v = widen(key, v);
       } else if (k != null && k.tick(v, input, output, kinds, bits, at)) {
-        tickedInPlace(v, k);
+        tickedInPlace(key, v, t, k);
         return t;
       }
       tick(key, v, null, input, output);

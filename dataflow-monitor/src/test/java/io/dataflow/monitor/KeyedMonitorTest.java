@@ -534,6 +534,46 @@ class KeyedMonitorTest {
   }
 
   /**
+   * A new key's hot vector stands for the fresh state, and a key that left the hot format comes
+   * back once its state fits again, interpreted and as generated code: a new key is hot from its
+   * first tick; a first tick that is declined (a string for the {@code Int} input) fails as a
+   * lone monitor does; a key whose first two ticks have no input is wide (its kinds are not the
+   * format's), fits again after its third tick and is hot after its fourth (the ticks after which
+   * a wide key is offered the hot format are the 1st, 2nd, 4th, 8th and so on); outputs, failures
+   * and state are the lone monitors' throughout.
+   */
+  @Test
+  void aNewKeyStartsHotAndAWidenedKeyComesBackWhenItsStateFits() {
+    String text = "in val: Int\nout sum: Int = default(sum[1], 0) + val\n";
+    for (Path path : IN_PLACE) {
+      Pair p = new Pair(-18, text, path);
+      Row in = p.program.inputs().newRow();
+      in.setInt(0, 3);
+      p.tick(7L, 1, in);
+      assertThat(KeyedFormats.isHot(p.keyed, 7L)).as(path.name()).isTrue();
+      in.setStr(0, "s");
+      p.tick(8L, 2, in); // a new key's first tick, declined: fails as the lone monitor does
+      assertThat(p.keyed.failure(8L)).as(path.name()).isNotNull();
+      boolean[] hot = {false, false, false, true};
+      for (int t = 0; t < hot.length; t++) {
+        if (t < 2) {
+          in.setNoVal(0);
+        } else {
+          in.setInt(0, t);
+        }
+        p.tick(9L, 3 + t, in);
+        assertThat(KeyedFormats.isHot(p.keyed, 9L)).as("%s, after tick %d", path, t)
+            .isEqualTo(hot[t]);
+      }
+      p.tick(7L, 6, in);
+      p.checkState();
+      expire(p, 3); // key 8, last seen at 2
+      assertThat(p.keyed.keys()).as(path.name()).containsExactly(7L, 9L);
+      assertThat(p.keyed.runsGeneratedCode()).as(path.name()).isEqualTo(path == Path.GENERATED);
+    }
+  }
+
+  /**
    * The hot tick's entry checks the rows' widths and leaves the inputs' kinds to its input
    * steps, on every tick, also when the same row objects come again: after in-place ticks, a
    * row of the wrong width (input or output) is refused as a lone monitor refuses it (the key's

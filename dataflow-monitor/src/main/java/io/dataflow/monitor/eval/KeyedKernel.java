@@ -73,7 +73,7 @@ public final class KeyedKernel {
   private final int outputs;
   private final int compactLength;
   private final boolean mayFail;
-  /** The tick's working copy of the key's vector (see {@link Code#tick}). */
+  /** The tick's working copy of the key's vector, in the work format (see {@link Code}). */
   private final long[] work;
   private final String source;
   /** Where the vector's narrow part starts (the wide part ends). */
@@ -82,10 +82,24 @@ public final class KeyedKernel {
   private final Hot hot;
   /** {@link #hotLength()}: a hot vector's length, or -1 (the tick's entry checks only this). */
   private final int hotLength;
+  /** {@link #elements()}. */
+  private final boolean elements;
+  /**
+   * The longest working copy a generated hot tick allocates itself: well under the 64 elements
+   * up to which C2 replaces an array by its elements ({@code EliminateAllocationArraySizeLimit}),
+   * and few enough to stay in registers.
+   */
+  static final int LOCAL_WORK = 32;
+  /**
+   * The most steps (inputs, steps, commits, outputs) of a hot tick with its own copy: their
+   * bytecode is copied into the tick, which must stay small enough for the JIT to compile it
+   * (the generator checks the size too, and calls the steps on the kernel's copy past it).
+   */
+  static final int LOCAL_STEPS = 8;
 
-  private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh) {
-    this.steps = steps(b.code.stream().mapToInt(Integer::intValue).toArray());
-    this.commitSteps = commitSteps(b.commits.stream().mapToInt(Integer::intValue).toArray());
+  private KeyedKernel(Builder b, KeyedLayout layout, long[] fresh, Hot planned) {
+    this.steps = steps(b.codeArray());
+    this.commitSteps = commitSteps(b.commitArray());
     this.inputSteps = inputSteps(b);
     this.outputSteps = outputSteps(b);
     this.constantBits = new long[2 * b.constants.size()];
@@ -98,12 +112,13 @@ public final class KeyedKernel {
     this.outputs = outputSteps.length;
     this.compactLength = layout.compactLength();
     this.mayFail = b.mayFail;
-    this.work = new long[compactLength];
-    this.source = layout.evaluator.spec().file();
     this.narrowAt = layout.narrowAt;
-    this.hot = fresh == null ? null : Hot.plan(this, b, fresh);
+    this.elements = b.elements;
+    this.work = new long[elements ? workLength(compactLength, narrowAt) : compactLength];
+    this.source = layout.evaluator.spec().file();
+    this.hot = planned != null ? planned : fresh == null ? null : Hot.plan(this, b, fresh);
     this.hotLength = hot == null ? -1 : hot.length;
-    this.code = new Interpreted(steps, commitSteps, inputSteps, outputSteps, hot);
+    this.code = new Interpreted(this);
   }
 
   /** The kernel of {@code layout}'s program, or null when it is not one {@link #tick} covers. */
@@ -117,9 +132,15 @@ public final class KeyedKernel {
    */
   public static KeyedKernel of(KeyedLayout layout, long[] fresh) {
     try {
-      Builder b = new Builder(layout);
+      Builder b = new Builder(layout, false);
       b.build();
-      return new KeyedKernel(b, layout, fresh);
+      KeyedKernel k = new KeyedKernel(b, layout, fresh, null);
+      if (k.hot == null || !fitsWorkFormat(b, k)) {
+        return k;
+      }
+      Builder e = new Builder(layout, true); // the same steps, kinds as elements
+      e.build();
+      return new KeyedKernel(e, layout, fresh, k.hot);
     } catch (Unsupported u) {
       return null;
     }
@@ -129,20 +150,51 @@ public final class KeyedKernel {
 
   /**
    * A key's resident vector in the hot format: {@code [LAST_SEEN] [TICK]}, then the kept
-   * payloads of the wide part, then the narrow part's words unchanged. A payload of the wide
+   * payloads of the wide part, then the kept words of the narrow part. A payload of the wide
    * part that, after every tick of a key so far, equalled a constant or an earlier payload
-   * (its representative) is not kept: it is written back from the constant or representative
-   * when the vector is {@link #widen widened}. Which payloads go is planned once per program
-   * by running the steps on a fresh vector with present inputs ({@link Hot#plan}); that is only
-   * a guess, so every tick on a hot vector checks the relations on the tick's result, and a
-   * tick whose result breaks one leaves the key in the wide format ({@link #WIDENED}). The
-   * relations are exact by that check, never assumed.
+   * (its representative) is not kept, nor is a narrow word (kinds, flags, rings' heads and
+   * sizes) that stays the same from a key's first tick on, and of a kept narrow word the bytes
+   * that stay the same are constants: each is written back from its constant or representative
+   * when the vector is {@link #widen widened}. Which go is planned
+   * once per program by running the steps on a fresh vector with present inputs
+   * ({@link Hot#plan}); that is only a guess, so every tick on a hot vector checks the
+   * relations on the tick's result, and a tick whose result breaks one leaves the key in the
+   * wide format ({@link #WIDENED}). The relations are exact by that check, never assumed.
+   * A hot vector whose tick count is 0 is a new key's: it stands for the program's fresh state
+   * (a fresh key's kinds are not those of its later ticks), and its other words are not read.
    *
    * @return the length of a hot vector (shorter than the wide compact format), or -1 when the
    *     program has no hot format (nothing to leave out, or no fresh vector was given)
    */
   public int hotLength() {
     return hotLength;
+  }
+
+  /**
+   * Whether this kernel's working copy is in the work format ({@link #workLength}: every kind in
+   * an element of its own, {@link Steps#ELEMENT}) rather than the vector's, and its generated
+   * hot tick runs on a working copy of its own: a new array that never leaves the tick, which
+   * the JIT keeps in registers (no copy in or out through memory), folding the constant kinds
+   * into the steps' tests. The generator copies the steps' bytecode into that tick, so that the
+   * array is never passed to a call (else it would be allocated on every tick where the JIT does
+   * not inline one): so only for a small program with a hot format, whose work format is at
+   * most {@value #LOCAL_WORK} long, with at most {@value #LOCAL_STEPS} steps, and every position
+   * constant (no history ring deeper than 1, whose samples a step finds by the ring's head: an
+   * array read at a variable index stays an array). Every tick of such a kernel, interpreted or
+   * not, uses the work format. Other kernels keep the vector's format, where a tick copies
+   * words.
+   */
+  public boolean elements() {
+    return elements;
+  }
+
+  private static boolean fitsWorkFormat(Builder b, KeyedKernel k) {
+    if (b.deepest > 1 || workLength(k.compactLength, k.narrowAt) > LOCAL_WORK) {
+      return false;
+    }
+    int calls = k.inputSteps.length + k.steps.length + k.commitSteps.length
+        + k.outputSteps.length;
+    return calls <= LOCAL_STEPS;
   }
 
   /** The hot format as text (kernels of the same text read each other's hot vectors). */
@@ -170,10 +222,23 @@ public final class KeyedKernel {
    * its constant or representative. A new array.
    */
   public long[] compact(long[] w) {
-    if (hot == null || w.length != compactLength || !hot.holds(w)) {
+    if (hot == null || w.length != compactLength) {
       return null;
     }
     long[] h = new long[hot.length];
+    if (w[KeyedLayout.TICK] == 0) {
+      // Tick count 0 stands for the fresh state (see hotLength); any other such state stays wide.
+      for (int p = KeyedLayout.TICK; p < w.length; p++) {
+        if (w[p] != hot.fresh[p]) {
+          return null;
+        }
+      }
+      h[KeyedLayout.LAST_SEEN] = w[KeyedLayout.LAST_SEEN];
+      return h;
+    }
+    if (!hot.holds(w)) {
+      return null;
+    }
     hot.store(w, h);
     return h;
   }
@@ -222,7 +287,68 @@ public final class KeyedKernel {
 
   /** The key's wide vector after a tick that returned {@link #WIDENED} (a new array). */
   public long[] widened() {
-    return work.clone();
+    if (!elements) {
+      return work.clone();
+    }
+    long[] v = new long[compactLength];
+    fromWork(work, v, narrowAt);
+    return v;
+  }
+
+  // ---- The work format -----------------------------------------------------------------------
+
+  /**
+   * The length of a working copy in the work format ({@link #elements}) of a vector of
+   * {@code length} elements whose narrow part starts at {@code narrowAt}: the payloads where
+   * the vector has them, then each byte of the narrow part (a kind, a flag, a ring's head or
+   * size; {@link KeyedLayout} packs eight to a {@code long}) in an element of its own, in order
+   * ({@link #workAt}). The steps then read and write a kind as one element: plain array accesses
+   * at constant indices, which the JIT follows from a store to the next load and replaces by
+   * registers, where a byte inside a {@code long} is a mismatched (Unsafe) access that it does
+   * not follow.
+   */
+  public static int workLength(int length, int narrowAt) {
+    return workAt(length, narrowAt);
+  }
+
+  /** Where the bytes of the vector's word {@code n} (of the narrow part) start in a working copy. */
+  public static int workAt(int n, int narrowAt) {
+    return narrowAt + 8 * (n - narrowAt);
+  }
+
+  /** The vector {@code v} (payloads below {@code narrowAt}) into the working copy {@code x}. */
+  public static void toWork(long[] v, long[] x, int narrowAt) {
+    System.arraycopy(v, 0, x, 0, narrowAt);
+    for (int n = narrowAt; n < v.length; n++) {
+      unpack(v[n], x, workAt(n, narrowAt));
+    }
+  }
+
+  /** The working copy {@code x} into the vector {@code v} ({@link #toWork}'s inverse). */
+  public static void fromWork(long[] x, long[] v, int narrowAt) {
+    System.arraycopy(x, 0, v, 0, narrowAt);
+    for (int n = narrowAt; n < v.length; n++) {
+      v[n] = pack(x, workAt(n, narrowAt));
+    }
+  }
+
+  /** Word {@code word}'s eight bytes into {@code x[at]} to {@code x[at + 7]}, low byte first. */
+  static void unpack(long word, long[] x, int at) {
+    for (int b = 0; b < 8; b++) {
+      x[at + b] = word >>> (8 * b) & 0xFF;
+    }
+  }
+
+  /**
+   * The word of the eight bytes {@code x[at]} to {@code x[at + 7]} ({@link #unpack}'s inverse;
+   * each holds 0 to 255, as {@link #unpack} and {@link Steps#put} write them).
+   */
+  static long pack(long[] x, int at) {
+    long word = 0;
+    for (int b = 0; b < 8; b++) {
+      word |= x[at + b] << (8 * b);
+    }
+    return word;
   }
 
   /**
@@ -234,27 +360,32 @@ public final class KeyedKernel {
   }
 
   /**
-   * The hot format's plan: for each payload {@code p} of the wide part, {@code from[p]} is its
+   * The hot format's plan, per position {@code p} of the wide vector: {@code from[p]} is its
    * place in a hot vector (its own when kept, its representative's when not) or -1 for a
    * constant ({@code constant[p]}); {@code rep[p]} is {@code p} when kept, the representative
-   * when not, or -1 for a constant.
+   * when not, or -1 for a constant. Payloads may have a representative; a narrow word (kinds,
+   * flags, rings' heads and sizes) is kept or constant, and a kept one may have constant bytes
+   * ({@code mask[p]}, 0xFF per byte, of {@code constant[p]}'s value).
    */
   static final class Hot {
     final int length;
     final int narrowAt;
-    final int narrowWords;
     final int[] from;
     final int[] rep;
     final long[] constant;
+    final long[] mask;
+    /** A new key's wide vector: what a hot vector of tick count 0 stands for. */
+    final long[] fresh;
 
-    private Hot(int length, int narrowAt, int narrowWords, int[] from, int[] rep,
-        long[] constant) {
+    private Hot(int length, int narrowAt, int[] from, int[] rep, long[] constant, long[] mask,
+        long[] fresh) {
       this.length = length;
       this.narrowAt = narrowAt;
-      this.narrowWords = narrowWords;
       this.from = from;
       this.rep = rep;
       this.constant = constant;
+      this.mask = mask;
+      this.fresh = fresh;
     }
 
     /**
@@ -269,17 +400,21 @@ public final class KeyedKernel {
      * Runs the interpreted steps on a copy of {@code fresh} with present inputs of their
      * declared kinds (seeded, so one program always gets the same plan), and leaves out every
      * payload that equalled a constant or an earlier payload in the fresh vector and after
-     * every sampled tick. Null when nothing would be left out.
+     * every sampled tick, and every narrow word that was the same after every sampled tick; of
+     * the other narrow words, the bytes that were the same are constant (a fresh key's kinds
+     * are those before its first value: its hot vector says only that it is fresh, see
+     * {@link KeyedKernel#hotLength}). Null when nothing would be left out.
      */
     static Hot plan(KeyedKernel k, Builder b, long[] fresh) {
       int n = k.narrowAt;
-      if (fresh.length != k.compactLength || fresh.length > LONGEST) {
+      int length = k.compactLength;
+      if (fresh.length != length || fresh.length > LONGEST) {
         return null;
       }
       long[][] samples = new long[SAMPLES + 1][];
       samples[0] = fresh.clone();
       long[] v = fresh.clone();
-      long[] w = new long[v.length];
+      long[] w = new long[k.elements ? workLength(length, n) : length];
       java.util.SplittableRandom r = new java.util.SplittableRandom(0x16L);
       byte[] kinds = new byte[k.inputs];
       long[] bits = new long[k.inputs];
@@ -300,38 +435,68 @@ public final class KeyedKernel {
           // a failing tick (overflow, say): v is as it was; sample another
         }
       }
-      int[] from = new int[n];
-      int[] rep = new int[n];
-      long[] constant = new long[n];
+      int[] from = new int[length];
+      int[] rep = new int[length];
+      long[] constant = new long[length];
       int kept = KeyedLayout.HEADER;
+      for (int p = 0; p < KeyedLayout.HEADER; p++) {
+        from[p] = p;
+        rep[p] = p;
+      }
       for (int p = KeyedLayout.HEADER; p < n; p++) {
         rep[p] = p;
-        if (same(samples, taken, p, -1)) {
+        if (same(samples, 0, taken, p, -1)) {
           rep[p] = -1;
           constant[p] = samples[0][p];
           from[p] = -1;
           continue;
         }
         for (int q = KeyedLayout.HEADER; q < p; q++) {
-          if (rep[q] == q && same(samples, taken, p, q)) {
+          if (rep[q] == q && same(samples, 0, taken, p, q)) {
             rep[p] = q;
             break;
           }
         }
         from[p] = rep[p] == p ? kept++ : from[rep[p]];
       }
-      int words = k.compactLength - n;
-      if (kept == n) {
-        return null; // nothing to leave out
+      long[] mask = new long[length];
+      for (int p = n; p < length && taken > 1; p++) {
+        constant[p] = samples[1][p];
+        long differs = 0;
+        for (int s = 2; s < taken; s++) {
+          differs |= samples[s][p] ^ constant[p];
+        }
+        for (int shift = 0; shift < 64; shift += 8) {
+          if ((differs >>> shift & 0xFF) == 0) {
+            mask[p] |= 0xFFL << shift;
+          }
+        }
       }
-      return new Hot(kept + words, n, words, from, rep, constant);
+      for (int p = n; p < length; p++) {
+        if (mask[p] == -1L) {
+          rep[p] = -1;
+          from[p] = -1;
+        } else {
+          rep[p] = p;
+          from[p] = kept++;
+        }
+      }
+      if (kept == length) {
+        // Nothing to leave out: a hot vector must be shorter than a wide one (the keyed monitor
+        // tells them apart by their lengths).
+        return null;
+      }
+      return new Hot(kept, n, from, rep, constant, mask, fresh.clone());
     }
 
-    /** Whether payload p equals q's (or, for q = -1, the fresh value) in every sample. */
-    private static boolean same(long[][] samples, int taken, int p, int q) {
-      for (int s = 0; s < taken; s++) {
+    /**
+     * Whether position p equals q's (or, for q = -1, its value in sample {@code first}) in
+     * samples {@code first} to {@code taken - 1}.
+     */
+    private static boolean same(long[][] samples, int first, int taken, int p, int q) {
+      for (int s = first; s < taken; s++) {
         long x = samples[s][p];
-        long y = q < 0 ? samples[0][p] : samples[s][q];
+        long y = q < 0 ? samples[first][p] : samples[s][q];
         if (x != y) {
           return false;
         }
@@ -341,58 +506,131 @@ public final class KeyedKernel {
 
     /** The wide vector {@code w} of the hot vector {@code h}. */
     void expand(long[] h, long[] w) {
-      w[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
-      w[KeyedLayout.TICK] = h[KeyedLayout.TICK];
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      if (h[KeyedLayout.TICK] == 0) {
+        System.arraycopy(fresh, 0, w, 0, fresh.length);
+        w[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
+        return;
+      }
+      for (int p = 0; p < w.length; p++) {
         int f = from[p];
         w[p] = f < 0 ? constant[p] : h[f];
       }
-      System.arraycopy(h, length - narrowWords, w, narrowAt, narrowWords);
     }
 
-    /** Whether every payload left out of {@code w} equals its constant or representative. */
+    /** {@link #expand} into a working copy ({@link KeyedKernel#workLength}). */
+    void expandWork(long[] h, long[] x) {
+      if (h[KeyedLayout.TICK] == 0) {
+        toWork(fresh, x, narrowAt);
+        x[KeyedLayout.LAST_SEEN] = h[KeyedLayout.LAST_SEEN];
+        return;
+      }
+      for (int p = 0; p < from.length; p++) {
+        int f = from[p];
+        long word = f < 0 ? constant[p] : h[f];
+        if (p < narrowAt) {
+          x[p] = word;
+        } else {
+          unpack(word, x, workAt(p, narrowAt));
+        }
+      }
+    }
+
+    /**
+     * Whether every position left out of {@code w} equals its constant or representative, and
+     * every constant byte of a kept word its constant.
+     */
     boolean holds(long[] w) {
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
-        int q = rep[p];
-        if (q != p && w[p] != (q < 0 ? constant[p] : w[q])) {
+      for (int p = KeyedLayout.HEADER; p < w.length; p++) {
+        if (!holds(p, w[p], w)) {
           return false;
         }
       }
       return true;
     }
 
+    /** {@link #holds} of a working copy. */
+    boolean holdsWork(long[] x) {
+      for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
+        if (!holds(p, p < narrowAt ? x[p] : pack(x, workAt(p, narrowAt)), x)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Whether position p, of value {@code value}, fits ({@code x}: its representative's). */
+    private boolean holds(int p, long value, long[] x) {
+      int q = rep[p];
+      if (p >= narrowAt) {
+        return ((value ^ constant[p]) & mask[p]) == 0; // a constant word's mask is all ones
+      }
+      return q == p || value == (q < 0 ? constant[p] : x[q]);
+    }
+
     /** The hot vector {@code h} of {@code w} (which {@link #holds}). */
     void store(long[] w, long[] h) {
-      h[KeyedLayout.LAST_SEEN] = w[KeyedLayout.LAST_SEEN];
-      h[KeyedLayout.TICK] = w[KeyedLayout.TICK];
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
+      for (int p = 0; p < w.length; p++) {
         if (rep[p] == p) {
           h[from[p]] = w[p];
         }
       }
-      System.arraycopy(w, narrowAt, h, length - narrowWords, narrowWords);
+    }
+
+    /** {@link #store} from a working copy (which {@link #holdsWork}). */
+    void storeWork(long[] x, long[] h) {
+      for (int p = 0; p < rep.length; p++) {
+        if (rep[p] == p) {
+          h[from[p]] = p < narrowAt ? x[p] : pack(x, workAt(p, narrowAt));
+        }
+      }
     }
 
     String signature() {
       StringBuilder s = new StringBuilder().append(length).append(':');
-      for (int p = KeyedLayout.HEADER; p < narrowAt; p++) {
-        s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "").append(',');
+      for (int p = KeyedLayout.HEADER; p < rep.length; p++) {
+        s.append(rep[p]).append(rep[p] < 0 ? "=" + constant[p] : "");
+        if (p >= narrowAt && mask[p] != 0 && mask[p] != -1L) {
+          s.append('&').append(Long.toHexString(mask[p])).append('=')
+              .append(Long.toHexString(constant[p] & mask[p]));
+        }
+        s.append(',');
       }
-      return s.toString();
+      // The fresh state, for which a hot vector of tick count 0 stands (generated as constants).
+      return s.append(java.util.Arrays.toString(
+          java.util.Arrays.copyOfRange(fresh, KeyedLayout.TICK, fresh.length))).toString();
     }
   }
 
-  /** The hot format's plan, for the code generator (null: none). */
+  /**
+   * The hot format's plan, for the code generator (null: none): per position of the wide
+   * vector, its place in a hot vector (its own or its representative's), or -1 for a constant.
+   */
   public int[] hotFrom() {
     return hot == null ? null : hot.from.clone();
   }
 
-  /** Per wide payload: itself when kept, its representative, or -1 for a constant. */
+  /**
+   * Per position of the wide vector: itself when kept, its representative (payloads only), or
+   * -1 for a constant.
+   */
   public int[] hotRepresentatives() {
     return hot == null ? null : hot.rep.clone();
   }
 
-  /** Per wide payload left out as a constant: its value. */
+  /**
+   * Per position of the narrow part: its constant bytes (0xFF per byte; all ones for a word
+   * left out, 0 for one kept whole), whose values {@link #hotConstants} has.
+   */
+  public long[] hotMasks() {
+    return hot == null ? null : hot.mask.clone();
+  }
+
+  /** A new key's wide vector (what a hot vector of tick count 0 stands for), or null: none. */
+  public long[] hotFresh() {
+    return hot == null ? null : hot.fresh.clone();
+  }
+
+  /** Per position of the wide vector left out as a constant, or with constant bytes: its value. */
   public long[] hotConstants() {
     return hot == null ? null : hot.constant.clone();
   }
@@ -450,8 +688,10 @@ public final class KeyedKernel {
   }
 
   /** Thrown by a tick that must go the other way (the vector is then put back). */
-  private static final class Decline extends RuntimeException {
-    static final Decline INSTANCE = new Decline();
+  // Public (in a package exported only to the generated classes' loaders): the generated hot
+  // tick copies the steps' bytecode, which throws it (codegen.Inliner).
+  public static final class Decline extends RuntimeException {
+    public static final Decline INSTANCE = new Decline();
 
     Decline() {
       super(null, null, false, false);
@@ -670,24 +910,51 @@ public final class KeyedKernel {
     private final Step[] inputs;
     private final Step[] outputs;
     private final Hot hot;
+    /** The kernel's {@link KeyedKernel#elements}, and where the narrow part starts. */
+    private final boolean elements;
+    private final int narrowAt;
 
-    Interpreted(Step[] steps, Step[] commits, Step[] inputs, Step[] outputs, Hot hot) {
-      this.steps = steps;
-      this.commits = commits;
-      this.inputs = inputs;
-      this.outputs = outputs;
+    Interpreted(KeyedKernel k) {
+      this(k, k.hot);
+    }
+
+    private Interpreted(KeyedKernel k, Hot hot) {
+      this.steps = k.steps;
+      this.commits = k.commitSteps;
+      this.inputs = k.inputSteps;
+      this.outputs = k.outputSteps;
       this.hot = hot;
+      this.elements = k.elements;
+      this.narrowAt = k.narrowAt;
     }
 
     /** A tick of the plan's samples on {@code v}: false when an input was refused. */
     static boolean sample(KeyedKernel k, long[] v, long[] w, byte[] kinds, long[] bits) {
-      Interpreted c = new Interpreted(k.steps, k.commitSteps, k.inputSteps, k.outputSteps, null);
-      System.arraycopy(v, 0, w, 0, w.length);
+      Interpreted c = new Interpreted(k, null);
+      c.copyIn(v, w);
       if (!c.inputsAndSteps(w, k.constantBits, kinds, bits)) {
         return false;
       }
-      System.arraycopy(w, 0, v, 0, w.length);
+      c.copyOut(w, v);
       return true;
+    }
+
+    /** The vector {@code v} into the working copy {@code w}. */
+    private void copyIn(long[] v, long[] w) {
+      if (elements) {
+        toWork(v, w, narrowAt);
+      } else {
+        System.arraycopy(v, 0, w, 0, v.length);
+      }
+    }
+
+    /** The working copy {@code w} into the vector {@code v}. */
+    private void copyOut(long[] w, long[] v) {
+      if (elements) {
+        fromWork(w, v, narrowAt);
+      } else {
+        System.arraycopy(w, 0, v, 0, v.length);
+      }
     }
 
     private boolean inputsAndSteps(long[] w, long[] cb, byte[] kinds, long[] bits) {
@@ -730,7 +997,11 @@ public final class KeyedKernel {
 
     /** The hot vector widened into w, the tick on w, then w stored into h when it fits. */
     private int hotSteps(long[] h, long[] w, long[] cb, Row input) {
-      hot.expand(h, w);
+      if (elements) {
+        hot.expandWork(h, w);
+      } else {
+        hot.expand(h, w);
+      }
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -740,10 +1011,14 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      if (!hot.holds(w)) {
+      if (elements ? !hot.holdsWork(w) : !hot.holds(w)) {
         return WIDENED;
       }
-      hot.store(w, h);
+      if (elements) {
+        hot.storeWork(w, h);
+      } else {
+        hot.store(w, h);
+      }
       return IN_PLACE;
     }
 
@@ -754,7 +1029,7 @@ public final class KeyedKernel {
       }
       for (int j = 0; j < outputs.length; j++) {
         int[] a = outputs[j].args;
-        Steps.output(v, cb, output, j, a[0], a[1]);
+        Steps.output(w, cb, output, j, a[0], a[1]);
       }
       return true;
     }
@@ -767,14 +1042,14 @@ public final class KeyedKernel {
       }
       for (int j = 0; j < outputs.length; j++) {
         int[] a = outputs[j].args;
-        Steps.outputTo(v, cb, kinds, bits, at + j, a[0], a[1]);
+        Steps.outputTo(w, cb, kinds, bits, at + j, a[0], a[1]);
       }
       return true;
     }
 
     /** The inputs, steps, commit and tick count on the copy, then the copy into v. */
     private boolean inAndSteps(long[] v, long[] w, long[] cb, Row input) {
-      System.arraycopy(v, 0, w, 0, w.length);
+      copyIn(v, w);
       for (int i = 0; i < inputs.length; i++) {
         int[] a = inputs[i].args;
         if (!Steps.input(w, cb, input.kind(i), input.bits(i), a[0], a[1], a[2], a[3], a[4])) {
@@ -784,7 +1059,7 @@ public final class KeyedKernel {
       run(w, cb);
       commit(w, cb);
       Steps.advance(w);
-      System.arraycopy(w, 0, v, 0, w.length);
+      copyOut(w, v);
       return true;
     }
 
@@ -835,8 +1110,9 @@ public final class KeyedKernel {
   /**
    * The steps' semantics, one method per node kind, each the node's own {@code compute()} (and
    * {@code commit()}) on vector positions: a value's kind is byte {@code t} of the vector
-   * (its narrow part, eight kinds to a {@code long}, as {@link KeyedLayout} packs them) and its
-   * payload {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
+   * (its narrow part, eight kinds to a {@code long}, as {@link KeyedLayout} packs them), or, in
+   * a working copy in the work format, its element ({@link #ELEMENT}), and its payload
+   * {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
    * Public for the generated code, which calls them with constant positions (the JIT inlines
    * them and folds the positions). Not an API.
    */
@@ -852,23 +1128,34 @@ public final class KeyedKernel {
 
     /**
      * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
-     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go.
+     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go. Public, as
+     * {@code BASE} and {@link #BYTES}, for the steps' bytecode copied into generated code (this
+     * package is exported only to the generated classes' loaders).
      */
-    private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
-    private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+    public static final sun.misc.Unsafe U = Unsafes.UNSAFE;
+    public static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
     /**
      * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
      * little-endian machine (where byte {@code at} of a {@code long[]}'s memory is byte
      * {@code at & 7} of element {@code at >>> 3}, which is how {@link KeyedLayout} packs the
      * narrow part), unless {@value #SHIFTS_PROPERTY} is set; else with shifts and masks.
      */
-    static final boolean BYTES = U != null
+    public static final boolean BYTES = U != null
         && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
         && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
 
     /**
+     * Kind positions at or past this are elements of a working copy in the work format
+     * ({@link KeyedKernel#workLength}), less this: the generated hot tick's own working copy
+     * ({@link KeyedKernel#elements}). Below it a kind is a byte of the vector's packed narrow
+     * part. A constant position folds the test away in generated code.
+     */
+    public static final int ELEMENT = 1 << 24;
+
+    /**
      * The kind at byte {@code at} of the vector's memory (the narrow part, eight kinds to a
-     * {@code long}, little endian), or a literal's ({@code at < 0}).
+     * {@code long}, little endian), in element {@code at - ELEMENT} of a working copy in the work
+     * format ({@code at >= ELEMENT}), or a literal's ({@code at < 0}).
      *
      * <p>With {@link #BYTES}, one byte load; else a shift of the element. A byte store and load
      * instead of a read-modify-write of a word that a dozen kinds share: measured 0.5 to 2.5 ns
@@ -878,17 +1165,44 @@ public final class KeyedKernel {
      * length), so no bounds check is left out that could fail.
      */
     static byte get(long[] v, long[] cb, int at) {
-      if (at < 0) {
-        return (byte) cb[~at];
-      }
-      if (BYTES) {
-        return U.getByte(v, BASE + at);
-      }
-      return getShifted(v, at);
+      return at >= 0 && at < ELEMENT ? getPacked(v, at) : getWork(v, cb, at);
     }
 
-    /** Writes the kind at byte {@code at} of the vector's memory (as {@link #get} reads it). */
+    /**
+     * {@link #get} in the work format: the kind in its element ({@code at >= ELEMENT}) or a
+     * literal's ({@code at < 0}). Every kind position of a kernel in the work format is one, so
+     * the generated hot tick, which copies the steps' bytecode, copies this in place of
+     * {@code get} (and {@link #putWork} in place of {@code put}): without the packed branch,
+     * which such a tick never takes, the copies are a third of the size.
+     */
+    static byte getWork(long[] v, long[] cb, int at) {
+      return at >= 0 ? (byte) v[at - ELEMENT] : (byte) cb[~at];
+    }
+
+    /** {@link #get} of a byte of the vector's memory. */
+    private static byte getPacked(long[] v, int at) {
+      return BYTES ? U.getByte(v, BASE + at) : getShifted(v, at);
+    }
+
+    /**
+     * Writes the kind at byte {@code at} of the vector's memory, or in an element (0 to 255), as
+     * {@link #get} reads it.
+     */
     static void put(long[] v, int at, byte kind) {
+      if (at >= ELEMENT) {
+        putWork(v, at, kind);
+      } else {
+        putPacked(v, at, kind);
+      }
+    }
+
+    /** {@link #put} in the work format (see {@link #getWork}). */
+    static void putWork(long[] v, int at, byte kind) {
+      v[at - ELEMENT] = kind & 0xFF;
+    }
+
+    /** {@link #put} of a byte of the vector's memory. */
+    private static void putPacked(long[] v, int at, byte kind) {
       if (BYTES) {
         U.putByte(v, BASE + at, kind);
       } else {
@@ -977,7 +1291,7 @@ public final class KeyedKernel {
         i += depth;
       }
       // The head comes from the vector (a checkpoint's, too): a sample outside the ring would
-      // be read past its kinds, which get does not check (Unsafe); a valid head never is.
+      // be another position's kind; a valid head never is.
       i = java.util.Objects.checkIndex(i, depth);
       byte t = get(v, cb, tags + i);
       if (t == Kind.NOVAL) {
@@ -1275,6 +1589,8 @@ public final class KeyedKernel {
     private final Map<Node, StreamCell> roots = new IdentityHashMap<>();
     private final Map<Slot, Integer> constantIndex = new IdentityHashMap<>();
     boolean mayFail;
+    /** The deepest history ring's depth (0: none). */
+    int deepest;
     int[] inTag;
     int[] inBits;
     int[] heldTag;
@@ -1283,13 +1599,29 @@ public final class KeyedKernel {
     int[] outTag;
     int[] outBits;
 
-    /** The vector's narrow part, in bytes: where a kind's byte position starts. */
+    /**
+     * Where byte 0 of the vector's narrow part is: a kind's position is this plus its byte's
+     * (in the vector's memory, or, with {@code elements}, in a working copy in the work format,
+     * see {@link Steps#ELEMENT}).
+     */
     private final int base;
 
-    Builder(KeyedLayout layout) {
+    /** Whether kind positions are in the work format. */
+    final boolean elements;
+
+    Builder(KeyedLayout layout, boolean elements) {
       this.layout = layout;
       this.e = layout.evaluator;
-      this.base = 8 * layout.narrowAt;
+      this.elements = elements;
+      this.base = elements ? Steps.ELEMENT + layout.narrowAt : 8 * layout.narrowAt;
+    }
+
+    int[] codeArray() {
+      return code.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    int[] commitArray() {
+      return commits.stream().mapToInt(Integer::intValue).toArray();
     }
 
     void build() {
@@ -1389,6 +1721,7 @@ public final class KeyedKernel {
         }
         // pos (head + 1, size), tags, bits, depth
         ringAt.put(g, new int[] {narrow, narrow + 2, wide, g.depth()});
+        deepest = Math.max(deepest, g.depth());
         narrow += 2 + g.depth();
         wide += g.depth();
       }
@@ -1405,10 +1738,11 @@ public final class KeyedKernel {
       if (wide != layout.narrowAt) {
         throw new IllegalStateException("layout mismatch: " + wide + " != " + layout.narrowAt);
       }
-      // Every kind, flag and ring position is a byte below narrow: inside a vector of the
+      // Every kind, flag and ring position is a byte of the narrow part: inside a vector of the
       // compact length, which get and put address without bounds checks (see Steps).
-      if (narrow > 8 * layout.compactLength()) {
-        throw new IllegalStateException("layout mismatch: byte " + narrow + " past the vector");
+      if (narrow - base > 8 * (layout.compactLength() - layout.narrowAt)) {
+        throw new IllegalStateException("layout mismatch: byte " + (narrow - base)
+            + " past the vector's narrow part");
       }
     }
 
