@@ -7,7 +7,10 @@
  * fuse into the batch loop), {@code TickEmitter} and {@code StreamEmitter} (the per-tick
  * methods), {@code BatchEmitter} (the batch loop and its dense variant),
  * {@code TypedOperatorCode} (a typed operator's code in those three forms, derived from what
- * the operator says about itself in {@code eval.TypedNodes}), {@code ClassDefiner} (writing,
+ * the operator says about itself in {@code eval.TypedNodes}), {@code KernelEmitter} (a keyed
+ * kernel's ticks) and {@code Inliner} (a class's static methods' bytecode copied into generated
+ * code in place of their calls: the keyed kernel's steps, written once in
+ * {@code eval.KeyedKernel.Steps}), {@code ClassDefiner} (writing,
  * checking, dumping, defining and loading a class), {@code Code}, {@code Constants} and
  * {@code Members} (a method body, the objects and the evaluator members generated code names),
  * {@link io.dataflow.monitor.codegen.FusedStreams} (what a monitor's generated class

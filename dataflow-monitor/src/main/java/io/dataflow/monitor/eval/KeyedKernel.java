@@ -1114,7 +1114,9 @@ public final class KeyedKernel {
    * a working copy in the work format, its element ({@link #ELEMENT}), and its payload
    * {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
    * Public for the generated code, which calls them with constant positions (the JIT inlines
-   * them and folds the positions). Not an API.
+   * them and folds the positions), or, in a small program's hot tick, copies their bytecode
+   * ({@code codegen.Inliner}): so no method here may have an exception handler or an
+   * {@code invokedynamic} (string concatenation), which the copy refuses. Not an API.
    */
   public static final class Steps {
     /** Diagnostics: kinds read and written with shifts and masks, not as bytes ({@link #BYTES}). */

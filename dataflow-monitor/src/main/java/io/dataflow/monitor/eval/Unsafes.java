@@ -4,8 +4,9 @@ import java.lang.reflect.Field;
 
 /**
  * The one place this package obtains {@code sun.misc.Unsafe} (module {@code jdk.unsupported}),
- * for the snapshot walk's field access by offset ({@link FieldAccess}). {@link #UNSAFE} is null
- * where the JVM does not offer it; the walk then takes its portable path (reflection).
+ * for the keyed kernel's byte access to a key's vector ({@link KeyedKernel.Steps}) and the
+ * snapshot walk's field access by offset ({@link FieldAccess}). {@link #UNSAFE} is null where the
+ * JVM does not offer it; each user then takes its portable path (shifts, reflection).
  */
 final class Unsafes {
   /** {@code sun.misc.Unsafe}, or null where the JVM refuses it. */
