@@ -27,8 +27,9 @@ import org.objectweb.asm.Type;
  * locals are moved past the generated method's, and each return becomes a jump past the copy
  * (the return value stays on the stack, as a call would leave it). Line numbers and frames are
  * left out (the generated classes have none, docs/decisions.md, class-file version 49). A
- * method with an exception handler or an {@code invokedynamic} cannot be copied that way:
- * {@link #inline} refuses it.
+ * method with an exception handler or an {@code invokedynamic} cannot be copied that way, nor
+ * one that calls itself: {@link #inline} refuses it. What the copies name must be public: the
+ * generated class is in another package and loader.
  *
  * <p>Thread-safety: immutable after construction.
  */
@@ -98,12 +99,23 @@ final class Inliner implements Opcodes {
    *     method of the class's own has changed: the generator's bug, not the user's)
    */
   void inline(MethodVisitor mv, String called, String descriptor, int free) {
+    inline(mv, called, descriptor, free, 0);
+  }
+
+  /** The deepest chain of copies in copies (a method calling itself would never end). */
+  static final int DEEPEST = 16;
+
+  private void inline(MethodVisitor mv, String called, String descriptor, int free, int depth) {
     String name = substitutes.getOrDefault(called + descriptor, called);
     String key = name + descriptor;
     Integer locals = maxLocals.get(key);
     if (locals == null || refused.contains(key)) {
       throw new IllegalStateException(owner + "." + key + (locals == null
           ? " is not there" : " has an exception handler or an invokedynamic: not copied"));
+    }
+    if (depth > DEEPEST) {
+      throw new IllegalStateException(owner + "." + key + ": copies nested deeper than "
+          + DEEPEST + " (a method that calls itself is not copied)");
     }
     Type[] args = Type.getArgumentTypes(descriptor);
     int slot = free;
@@ -120,7 +132,8 @@ final class Inliner implements Opcodes {
       @Override
       public MethodVisitor visitMethod(int access, String n, String d, String signature,
           String[] exceptions) {
-        return n.equals(name) && d.equals(descriptor) ? new Copy(mv, free, nested, end) : null;
+        return n.equals(name) && d.equals(descriptor)
+            ? new Copy(mv, free, nested, end, depth) : null;
       }
     }, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
     mv.visitLabel(end);
@@ -131,12 +144,14 @@ final class Inliner implements Opcodes {
     private final int base;
     private final int nested;
     private final Label end;
+    private final int depth;
 
-    Copy(MethodVisitor target, int base, int nested, Label end) {
+    Copy(MethodVisitor target, int base, int nested, Label end, int depth) {
       super(ASM9, target);
       this.base = base;
       this.nested = nested;
       this.end = end;
+      this.depth = depth;
     }
 
     @Override
@@ -164,7 +179,7 @@ final class Inliner implements Opcodes {
     @Override
     public void visitMethodInsn(int opcode, String o, String n, String d, boolean itf) {
       if (opcode == INVOKESTATIC && o.equals(owner)) {
-        inline(mv, n, d, nested);
+        inline(mv, n, d, nested, depth + 1);
       } else {
         super.visitMethodInsn(opcode, o, n, d, itf);
       }

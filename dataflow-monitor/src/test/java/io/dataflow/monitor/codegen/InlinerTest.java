@@ -70,6 +70,10 @@ class InlinerTest implements Opcodes {
       return original(x) * 3;
     }
 
+    static int forever(int x) {
+      return x <= 0 ? 0 : forever(x - 1);
+    }
+
     static int guarded(int x) {
       try {
         return 10 / x;
@@ -139,12 +143,15 @@ class InlinerTest implements Opcodes {
   }
 
   @Test
-  void aMethodWithAnExceptionHandlerOrNotThereIsRefused() {
+  void aMethodWithAnExceptionHandlerCallingItselfOrNotThereIsRefused() {
     Inliner inliner = new Inliner(Fixture.class, Map.of());
     MethodVisitor ignored = new MethodVisitor(ASM9) {};
     assertThatThrownBy(() -> inliner.inline(ignored, "guarded", "(I)I", 1))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("guarded(I)I has an exception handler");
+    assertThatThrownBy(() -> inliner.inline(ignored, "forever", "(I)I", 1))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("a method that calls itself is not copied");
     assertThatThrownBy(() -> inliner.inline(ignored, "absent", "(J)J", 1))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("absent(J)J is not there");

@@ -69,6 +69,69 @@ class KernelEmitterTest implements Opcodes {
         .doesNotContain("NEWARRAY").anyMatch(i -> i.startsWith("CALL " + STEPS + ".hist")));
   }
 
+  /**
+   * Every step can be copied into a generated class, which is in another package and loader:
+   * each method copies (no exception handler, no invokedynamic), and every member the steps
+   * name outside their class is public, in a public class. A member that is not would fail
+   * only when the copied branch first runs (linking is lazy), with an error the kernel does not
+   * catch.
+   */
+  @Test
+  void everyStepCanBeCopiedIntoAClassOfAnotherPackage() throws Exception {
+    Inliner inliner = new Inliner(KeyedKernel.Steps.class, Map.of());
+    List<String[]> methods = new ArrayList<>();
+    List<String[]> named = new ArrayList<>(); // kind, owner, name, descriptor
+    try (java.io.InputStream in = KeyedKernel.Steps.class.getResourceAsStream(
+        "KeyedKernel$Steps.class")) {
+      new ClassReader(in.readAllBytes()).accept(new ClassVisitor(ASM9) {
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor,
+            String signature, String[] exceptions) {
+          if (name.startsWith("<") || (access & ACC_STATIC) == 0) {
+            return null; // the class's initializer and constructor are never copied
+          }
+          methods.add(new String[] {name, descriptor});
+          return new MethodVisitor(ASM9) {
+            @Override
+            public void visitFieldInsn(int opcode, String owner, String n, String d) {
+              named.add(new String[] {"field", owner, n, d});
+            }
+
+            @Override
+            public void visitMethodInsn(int opcode, String owner, String n, String d,
+                boolean itf) {
+              named.add(new String[] {"method", owner, n, d});
+            }
+          };
+        }
+      }, 0);
+    }
+    assertThat(methods).hasSizeGreaterThan(20);
+    for (String[] m : methods) {
+      // refuses by throwing; copies into a visitor that keeps nothing
+      inliner.inline(new MethodVisitor(ASM9) {}, m[0], m[1], 0);
+    }
+    for (String[] n : named) {
+      if (n[1].equals(STEPS) && n[0].equals("method")) {
+        continue; // copied too
+      }
+      Class<?> owner = Class.forName(Type.getObjectType(n[1]).getClassName(), false,
+          KernelEmitterTest.class.getClassLoader());
+      assertThat(java.lang.reflect.Modifier.isPublic(owner.getModifiers()))
+          .as("%s is public", owner).isTrue();
+      if (owner.getEnclosingClass() != null) {
+        assertThat(java.lang.reflect.Modifier.isPublic(
+            owner.getEnclosingClass().getModifiers())).as("%s's class", owner).isTrue();
+      }
+      boolean publicMember = n[0].equals("field")
+          ? java.util.Arrays.stream(owner.getFields()).anyMatch(f -> f.getName().equals(n[2]))
+          : java.util.Arrays.stream(owner.getMethods()).anyMatch(x -> x.getName().equals(n[2])
+              && Type.getMethodDescriptor(x).equals(n[3]));
+      assertThat(publicMember).as("%s %s.%s %s is public", n[0], owner.getName(), n[2], n[3])
+          .isTrue();
+    }
+  }
+
   /** The kernel of a keyed monitor of {@code text} (its own field: no accessor is public). */
   private static KeyedKernel kernel(String text) throws ReflectiveOperationException {
     KeyedMonitor m = KeyedMonitor.create(DataflowProgram.compile("emitted.dsrv", text));
