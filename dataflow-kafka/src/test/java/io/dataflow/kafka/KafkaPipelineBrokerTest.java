@@ -326,6 +326,22 @@ class KafkaPipelineBrokerTest {
     return new Instance(p, killable, sink, ckpt, warnings);
   }
 
+  /** What a failed wait shows: each instance's status, warnings and sends, the group's size. */
+  static String state(Instance a, Instance b) {
+    StringBuilder s = new StringBuilder();
+    for (Instance i : List.of(a, b)) {
+      s.append(i == a ? "a: " : " b: ").append(i.pipeline().status())
+          .append(", sent ").append(i.sink().sent.get())
+          .append(", warnings ").append(i.warnings());
+    }
+    try {
+      s.append(" group members: ").append(members());
+    } catch (Exception e) {
+      s.append(" group members unknown: ").append(e);
+    }
+    return s.toString();
+  }
+
   /** The members of group {@code g} now. */
   static int members() throws Exception {
     try (Admin admin = broker.admin()) {
@@ -351,9 +367,10 @@ class KafkaPipelineBrokerTest {
     System.out.printf("quarter after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
     Instance b = instance("b", acked);
     b.pipeline().start(); // joins the group: a revokes half of its partitions
-    assertThat(b.sink().firstAck.await(120, TimeUnit.SECONDS)).as("b took over partitions")
-        .isTrue();
-    assertThat(half.await(120, TimeUnit.SECONDS)).as("half through a and b").isTrue();
+    assertThat(b.sink().firstAck.await(120, TimeUnit.SECONDS))
+        .as(() -> "b took over partitions; " + state(a, b)).isTrue();
+    assertThat(half.await(120, TimeUnit.SECONDS))
+        .as(() -> "half through a and b; " + state(a, b)).isTrue();
     assertThat(a.sink().sent.get()).as("a still had partitions").isPositive();
     System.out.printf("half after %d ms%n", (SystemClock.INSTANCE.nanoTime() - t0) / 1_000_000);
     long killedAt = SystemClock.INSTANCE.nanoTime();

@@ -25,8 +25,9 @@ import org.objectweb.asm.Type;
  *
  * <p>A copied method's arguments are stored from the stack into locals of their own, its
  * locals are moved past the generated method's, and each return becomes a jump past the copy
- * (the return value stays on the stack, as a call would leave it). Line numbers and frames are
- * left out (the generated classes have none, docs/decisions.md, class-file version 49). A
+ * (the return value stays on the stack, as a call would leave it). Frames are left out (the
+ * generated classes have none, docs/decisions.md, class-file version 49), and so are line
+ * numbers, which would name lines of the class copied from. A
  * method with an exception handler or an {@code invokedynamic} cannot be copied that way, nor
  * one that calls itself: {@link #inline} refuses it. What the copies name must be public: the
  * generated class is in another package and loader.
@@ -95,7 +96,8 @@ final class Inliner implements Opcodes {
    * its arguments on the stack (as for its call), with its locals from {@code free} on (every
    * local from there on may be overwritten); leaves what the call would leave.
    *
-   * @throws IllegalStateException for a method that is not there or cannot be copied (then a
+   * @throws IllegalStateException for a method that is not there or cannot be copied, copies
+   *     nested deeper than {@link #DEEPEST}, or an interface's static method named (then a
    *     method of the class's own has changed: the generator's bug, not the user's)
    */
   void inline(MethodVisitor mv, String called, String descriptor, int free) {
@@ -180,9 +182,32 @@ final class Inliner implements Opcodes {
     public void visitMethodInsn(int opcode, String o, String n, String d, boolean itf) {
       if (opcode == INVOKESTATIC && o.equals(owner)) {
         inline(mv, n, d, nested, depth + 1);
+      } else if (itf && opcode == INVOKESTATIC) {
+        // a version 49 class cannot call an interface's static method
+        throw new IllegalStateException("a copy of " + owner + " calls " + o + "." + n
+            + ", an interface's static method: not copied");
       } else {
         super.visitMethodInsn(opcode, o, n, d, itf);
       }
+    }
+
+    @Override
+    public org.objectweb.asm.AnnotationVisitor visitInsnAnnotation(int typeRef,
+        org.objectweb.asm.TypePath typePath, String d, boolean visible) {
+      return null;
+    }
+
+    @Override
+    public org.objectweb.asm.AnnotationVisitor visitTryCatchAnnotation(int typeRef,
+        org.objectweb.asm.TypePath typePath, String d, boolean visible) {
+      return null;
+    }
+
+    @Override
+    public org.objectweb.asm.AnnotationVisitor visitLocalVariableAnnotation(int typeRef,
+        org.objectweb.asm.TypePath typePath, Label[] start, Label[] end, int[] index, String d,
+        boolean visible) {
+      return null;
     }
 
     // Nothing of the method itself but its instructions: no parameters, annotations or

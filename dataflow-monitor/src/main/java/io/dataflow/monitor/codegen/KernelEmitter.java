@@ -26,12 +26,15 @@ import org.objectweb.asm.Type;
 final class KernelEmitter implements Opcodes {
   private static final String STEPS = Type.getInternalName(KeyedKernel.Steps.class);
   private static final String ROW = Type.getInternalName(Row.class);
+  /** What the hot tick copies in place of a step method ({@link Inliner}). */
+  static final java.util.Map<String, String> STEP_SUBSTITUTES =
+      java.util.Map.of("get([J[JI)B", "getWork", "put([JIB)V", "putWork");
   /**
    * The steps' bytecode, copied into a hot tick that has a working copy of its own: a kernel
    * in the work format, whose kinds are all in elements or literals ({@code Steps.getWork}).
    */
   private static final Inliner STEPS_CODE = new Inliner(KeyedKernel.Steps.class,
-      java.util.Map.of("get([J[JI)B", "getWork", "put([JIB)V", "putWork"));
+      STEP_SUBSTITUTES); // (declared above: initialized first)
   /** In place of a first free local: the steps are called, not copied in. */
   private static final int CALLS = -1;
   private static final String DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)Z";
@@ -380,8 +383,9 @@ final class KernelEmitter implements Opcodes {
    * into the working copy, the inputs, steps, commit and tick count as {@link #tick} runs them,
    * {@code store} back into the hot vector, the outputs from the working copy. With
    * {@code copies} (a kernel in the work format, {@link KeyedKernel#elements}) the working copy
-   * is a new array of the tick's own, and {@code expand}, the steps, {@code store} and the
-   * outputs are copied into the tick ({@link Inliner}) instead of called: the array is then
+   * is a new array of the tick's own, {@code expand} and {@code store} are written into the
+   * tick, and the steps (outputs included) are copied in ({@link Inliner}) instead of called:
+   * the array is then
    * never passed to a call, so the JIT replaces it by its elements whatever it decides about
    * inlining (a tick that leaves the hot format copies it into the kernel's, element by
    * element). Left to the JIT's inlining, it was not: on JDK 25, and through the pipeline, a

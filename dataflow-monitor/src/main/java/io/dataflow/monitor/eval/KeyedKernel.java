@@ -15,7 +15,8 @@ import java.util.Map;
  * program's nodes are flattened once into {@link Step steps} over vector positions (each
  * node's result, lifting memories and flags where the layout keeps them), which run on every
  * key's vector: interpreted ({@code Interpreted}) until the code generator offers a class that
- * calls the same steps with constant positions ({@link #offer}); the vector after a tick is exactly what {@link KeyedLayout#store} of the
+ * calls the same steps with constant positions, or copies their bytecode ({@link #offer},
+ * {@link #elements}); the vector after a tick is exactly what {@link KeyedLayout#store} of the
  * interpreter's state would be, so snapshots, checkpoints and reconfiguration read it as before.
  *
  * <p>It covers programs whose streams are all {@code Int}, {@code Float} or {@code Bool}
@@ -870,7 +871,8 @@ public final class KeyedKernel {
      * steps, the commit's steps and the tick count on a copy of {@code v}, then the copy into
      * {@code v}, then the outputs ({@link #outputSteps}).
      *
-     * @param work scratch of the vector's length (the kernel's, reused), for the copy
+     * @param work scratch (the kernel's, reused) for the copy: of the vector's length, or, for a
+     *     kernel in the work format ({@link KeyedKernel#elements}), of {@link #workLength}
      * @return false when an input's kind is not the one declared: {@code v} and {@code output}
      *     unchanged
      * @throws RuntimeException when the tick fails (an {@link EvalError}, a decline):
@@ -887,12 +889,14 @@ public final class KeyedKernel {
 
     /**
      * One tick of the key whose hot vector is {@code h} ({@link KeyedKernel#hotLength}): the
-     * hot vector widened into {@code work}, the tick as {@link #tick} runs it on the copy, then,
+     * hot vector widened into a working copy ({@code work}, or, for a kernel in the work
+     * format, an array of the tick's own), the tick as {@link #tick} runs it on the copy, then,
      * when the result fits the hot format, the copy stored into {@code h}; the outputs from the
      * copy either way.
      *
      * @return {@link KeyedKernel#IN_PLACE}, {@link KeyedKernel#WIDENED} ({@code h} unchanged,
-     *     {@code work} the key's wide state) or {@link KeyedKernel#DECLINED} (an input of
+     *     {@code work} the key's state after the tick, in the working copy's format, which
+     *     {@link KeyedKernel#widened} converts) or {@link KeyedKernel#DECLINED} (an input of
      *     another kind: {@code h} and the outputs unchanged)
      * @throws RuntimeException as {@link #tick}: {@code h} and the outputs unchanged
      */
@@ -1115,8 +1119,10 @@ public final class KeyedKernel {
    * {@code v[b]}; a literal's are {@code cb[~t]} and {@code cb[~b]}.
    * Public for the generated code, which calls them with constant positions (the JIT inlines
    * them and folds the positions), or, in a small program's hot tick, copies their bytecode
-   * ({@code codegen.Inliner}): so no method here may have an exception handler or an
-   * {@code invokedynamic} (string concatenation), which the copy refuses. Not an API.
+   * ({@code codegen.Inliner}): so no method here may have an exception handler, an
+   * {@code invokedynamic} (string concatenation) or a call of itself, which the copy refuses,
+   * and what a copied method names outside this class must be public (the generated class is
+   * in another package; {@code KernelEmitterTest} checks). Not an API.
    */
   public static final class Steps {
     /** Diagnostics: kinds read and written with shifts and masks, not as bytes ({@link #BYTES}). */
@@ -1130,19 +1136,19 @@ public final class KeyedKernel {
 
     /**
      * Byte access into a {@code long[]} (see {@link #get}), or null where the JVM does not offer
-     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go. Public, as
-     * {@code BASE} and {@link #BYTES}, for the steps' bytecode copied into generated code (this
-     * package is exported only to the generated classes' loaders).
+     * it; {@link #BYTES} tells which way {@link #get} and {@link #put} go. Private: the
+     * generated hot tick copies {@link #getWork} and {@link #putWork} in place of {@code get}
+     * and {@code put}, so no copy names these.
      */
-    public static final sun.misc.Unsafe U = Unsafes.UNSAFE;
-    public static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+    private static final sun.misc.Unsafe U = Unsafes.UNSAFE;
+    private static final long BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
     /**
      * Whether kinds are read and written as single bytes: with {@code Unsafe}, on a
      * little-endian machine (where byte {@code at} of a {@code long[]}'s memory is byte
      * {@code at & 7} of element {@code at >>> 3}, which is how {@link KeyedLayout} packs the
      * narrow part), unless {@value #SHIFTS_PROPERTY} is set; else with shifts and masks.
      */
-    public static final boolean BYTES = U != null
+    static final boolean BYTES = U != null
         && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
         && U.arrayIndexScale(long[].class) == 8 && !Boolean.getBoolean(SHIFTS_PROPERTY);
 

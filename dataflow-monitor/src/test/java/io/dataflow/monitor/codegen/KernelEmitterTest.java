@@ -71,26 +71,27 @@ class KernelEmitterTest implements Opcodes {
 
   /**
    * Every step can be copied into a generated class, which is in another package and loader:
-   * each method copies (no exception handler, no invokedynamic), and every member the steps
-   * name outside their class is public, in a public class. A member that is not would fail
-   * only when the copied branch first runs (linking is lazy), with an error the kernel does not
-   * catch.
+   * each public step copies (no exception handler, no invokedynamic, no call of itself), and
+   * every class and member that the copies name outside {@code Steps} (the methods reached from
+   * the public steps, with the hot tick's substitutes) is public, in a public class. One that
+   * is not would fail only when the copied branch first runs (linking is lazy), with an error
+   * the kernel does not catch.
    */
   @Test
   void everyStepCanBeCopiedIntoAClassOfAnotherPackage() throws Exception {
-    Inliner inliner = new Inliner(KeyedKernel.Steps.class, Map.of());
-    List<String[]> methods = new ArrayList<>();
-    List<String[]> named = new ArrayList<>(); // kind, owner, name, descriptor
+    Map<String, List<String[]>> names = new LinkedHashMap<>(); // method -> kind, owner, name, d
+    List<String> publicSteps = new ArrayList<>();
     try (java.io.InputStream in = KeyedKernel.Steps.class.getResourceAsStream(
         "KeyedKernel$Steps.class")) {
       new ClassReader(in.readAllBytes()).accept(new ClassVisitor(ASM9) {
         @Override
         public MethodVisitor visitMethod(int access, String name, String descriptor,
             String signature, String[] exceptions) {
-          if (name.startsWith("<") || (access & ACC_STATIC) == 0) {
-            return null; // the class's initializer and constructor are never copied
+          List<String[]> named = new ArrayList<>();
+          names.put(name + descriptor, named);
+          if ((access & ACC_PUBLIC) != 0 && (access & ACC_STATIC) != 0) {
+            publicSteps.add(name + descriptor);
           }
-          methods.add(new String[] {name, descriptor});
           return new MethodVisitor(ASM9) {
             @Override
             public void visitFieldInsn(int opcode, String owner, String n, String d) {
@@ -102,34 +103,60 @@ class KernelEmitterTest implements Opcodes {
                 boolean itf) {
               named.add(new String[] {"method", owner, n, d});
             }
+
+            @Override
+            public void visitTypeInsn(int opcode, String type) {
+              named.add(new String[] {"class", type, "", ""});
+            }
+
+            @Override
+            public void visitLdcInsn(Object value) {
+              if (value instanceof Type t && t.getSort() == Type.OBJECT) {
+                named.add(new String[] {"class", t.getInternalName(), "", ""});
+              }
+            }
           };
         }
       }, 0);
     }
-    assertThat(methods).hasSizeGreaterThan(20);
-    for (String[] m : methods) {
-      // refuses by throwing; copies into a visitor that keeps nothing
-      inliner.inline(new MethodVisitor(ASM9) {}, m[0], m[1], 0);
-    }
-    for (String[] n : named) {
-      if (n[1].equals(STEPS) && n[0].equals("method")) {
-        continue; // copied too
+    assertThat(publicSteps).hasSizeGreaterThan(20);
+    Inliner inliner = new Inliner(KeyedKernel.Steps.class, KernelEmitter.STEP_SUBSTITUTES);
+    java.util.Deque<String> next = new java.util.ArrayDeque<>(publicSteps);
+    java.util.Set<String> reached = new java.util.HashSet<>();
+    while (!next.isEmpty()) {
+      String m = next.pop();
+      if (!reached.add(m)) {
+        continue;
       }
-      Class<?> owner = Class.forName(Type.getObjectType(n[1]).getClassName(), false,
-          KernelEmitterTest.class.getClassLoader());
-      assertThat(java.lang.reflect.Modifier.isPublic(owner.getModifiers()))
-          .as("%s is public", owner).isTrue();
-      if (owner.getEnclosingClass() != null) {
-        assertThat(java.lang.reflect.Modifier.isPublic(
-            owner.getEnclosingClass().getModifiers())).as("%s's class", owner).isTrue();
+      if (publicSteps.contains(m)) {
+        int paren = m.indexOf('(');
+        // refuses by throwing; copies into a visitor that keeps nothing
+        inliner.inline(new MethodVisitor(ASM9) {}, m.substring(0, paren), m.substring(paren),
+            0);
       }
-      boolean publicMember = n[0].equals("field")
-          ? java.util.Arrays.stream(owner.getFields()).anyMatch(f -> f.getName().equals(n[2]))
-          : java.util.Arrays.stream(owner.getMethods()).anyMatch(x -> x.getName().equals(n[2])
-              && Type.getMethodDescriptor(x).equals(n[3]));
-      assertThat(publicMember).as("%s %s.%s %s is public", n[0], owner.getName(), n[2], n[3])
-          .isTrue();
+      for (String[] n : names.get(m)) {
+        if (n[0].equals("method") && n[1].equals(STEPS)) {
+          next.push(KernelEmitter.STEP_SUBSTITUTES.getOrDefault(n[2] + n[3], n[2]) + n[3]);
+          continue; // copied too
+        }
+        Class<?> owner = Class.forName(Type.getObjectType(n[1]).getClassName(), false,
+            KernelEmitterTest.class.getClassLoader());
+        for (Class<?> c = owner; c != null; c = c.getEnclosingClass()) {
+          assertThat(java.lang.reflect.Modifier.isPublic(c.getModifiers()))
+              .as("%s, named by %s, is public", c, m).isTrue();
+        }
+        boolean publicMember = switch (n[0]) {
+          case "field" -> java.util.Arrays.stream(owner.getFields())
+              .anyMatch(f -> f.getName().equals(n[2]));
+          case "method" -> java.util.Arrays.stream(owner.getMethods())
+              .anyMatch(x -> x.getName().equals(n[2]) && Type.getMethodDescriptor(x).equals(n[3]));
+          default -> true;
+        };
+        assertThat(publicMember).as("%s %s.%s %s, named by %s, is public", n[0],
+            owner.getName(), n[2], n[3], m).isTrue();
+      }
     }
+    assertThat(reached).contains("getWork([J[JI)B").doesNotContain("getPacked([JI)B");
   }
 
   /** The kernel of a keyed monitor of {@code text} (its own field: no accessor is public). */
