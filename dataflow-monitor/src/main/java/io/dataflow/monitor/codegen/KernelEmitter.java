@@ -31,10 +31,21 @@ final class KernelEmitter implements Opcodes {
       java.util.Map.of("get([J[JI)B", "getWork", "put([JIB)V", "putWork");
   /**
    * The steps' bytecode, copied into a hot tick that has a working copy of its own: a kernel
-   * in the work format, whose kinds are all in elements or literals ({@code Steps.getWork}).
+   * in the work format, whose kinds are all in elements or literals ({@code Steps.getWork});
+   * null where the class file of the steps cannot be read (the ticks then call them).
    */
-  private static final Inliner STEPS_CODE = new Inliner(KeyedKernel.Steps.class,
-      STEP_SUBSTITUTES); // (declared above: initialized first)
+  private static final Inliner STEPS_CODE = stepsCode();
+
+  private static Inliner stepsCode() {
+    try {
+      return new Inliner(KeyedKernel.Steps.class, STEP_SUBSTITUTES); // declared above
+    } catch (IllegalStateException | java.io.UncheckedIOException e) {
+      // Looked up on use, as ClassDefiner's: a clean run never starts SLF4J.
+      org.slf4j.LoggerFactory.getLogger(KernelEmitter.class).warn("keyed hot ticks call their"
+          + " steps instead of copying them (slower): {}", e.toString());
+      return null;
+    }
+  }
   /** In place of a first free local: the steps are called, not copied in. */
   private static final int CALLS = -1;
   private static final String DESCRIPTOR = "([J[J[JL" + ROW + ";L" + ROW + ";)Z";
@@ -60,7 +71,7 @@ final class KernelEmitter implements Opcodes {
 
   /** {@link #emit(KeyedKernel)} with another size limit for copies (tests: the fallback). */
   static KeyedKernel.Code emit(KeyedKernel kernel, int largestCopied) throws GenerationRefused {
-    if (kernel.elements() && kernel.hotLength() > 0) {
+    if (kernel.elements() && kernel.hotLength() > 0 && STEPS_CODE != null) {
       KeyedKernel.Code copied = emitClass(kernel, largestCopied);
       if (copied != null) {
         return copied;
@@ -441,7 +452,7 @@ final class KernelEmitter implements Opcodes {
       c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "expand", "([J[J)V", false);
     }
     inputsAndSteps(c, kernel, work, free);
-    if (free != CALLS) {
+    if (copies) {
       Label stored = new Label();
       store(c, kernel, true, work, V, stored);
       c.place(stored);
@@ -451,7 +462,7 @@ final class KernelEmitter implements Opcodes {
       c.mv.visitMethodInsn(INVOKESTATIC, c.owner(), "store", "([J[J)I", false);
     }
     c.istore(result);
-    if (work != WORK) {
+    if (copies) {
       Label kept = new Label();
       c.iload(result);
       c.intConstant(KeyedKernel.WIDENED);
